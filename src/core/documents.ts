@@ -1,0 +1,171 @@
+/**
+ * Knowledge documents: `knowledge/documents/<scope>/…/<name>.md`, YAML front matter with `description` (and
+ * optionally `whenToUse`), one `# Title`, `## ` sections. Parsing is memoized by the identity of the bytes, so
+ * an incremental rebuild re-parses only the files that changed.
+ */
+import { decodeUtf8 } from './content.js';
+import { codes, type Diagnostic, diagnose } from './diagnostics.js';
+import { parseFrontMatter } from './front-matter.js';
+import { findTitles, type MarkdownLine, readLines, splitSections } from './markdown.js';
+import type { DocumentSection, SourceFile } from './types.js';
+import { isSafePath } from './uris.js';
+
+export const DOCUMENTS_DIR = 'knowledge/documents/';
+
+/** A document as its own file describes it, before coverage decides its scope sentence and priority. */
+export interface ParsedDocument {
+  readonly id: string;
+  readonly path: string;
+  readonly scope: string;
+  readonly title: string;
+  readonly description: string;
+  readonly whenToUse?: string;
+  readonly body: string;
+  readonly lines: readonly MarkdownLine[];
+  readonly sections: readonly DocumentSection[];
+}
+
+export interface DocumentRead {
+  /** Undefined when the file cannot be served (no front matter, broken YAML, no description, bad path). */
+  readonly document?: ParsedDocument;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const cache = new WeakMap<Uint8Array, { readonly path: string; readonly result: DocumentRead }>();
+const KNOWN_KEYS = new Set(['description', 'whenToUse']);
+
+/** The id of a document path (`knowledge/documents/any/a/b.md` → `any/a/b`), or undefined for non-documents. */
+export function buildDocumentId(path: string): string | undefined {
+  if (!path.startsWith(DOCUMENTS_DIR) || !path.endsWith('.md')) return undefined;
+  return path.slice(DOCUMENTS_DIR.length, -'.md'.length);
+}
+
+/** Reads one document file. Pure; memoized on `file.bytes` (paths are part of the result, so keyed by both). */
+export function readDocument(file: SourceFile): DocumentRead {
+  const cached = cache.get(file.bytes);
+  if (cached?.path === file.path) return cached.result;
+  const result = parseDocumentFile(file);
+  cache.set(file.bytes, { path: file.path, result });
+  return result;
+}
+
+function parseDocumentFile(file: SourceFile): DocumentRead {
+  const path = file.path;
+  const id = buildDocumentId(path)!;
+  const diagnostics: Diagnostic[] = [];
+  if (!isSafePath(`${id}.md`)) {
+    return {
+      diagnostics: [
+        diagnose(
+          codes.unsafePath,
+          `The document path "${id}" has a segment that cannot go into a URI verbatim.`,
+          {
+            file: path,
+          },
+        ),
+      ],
+    };
+  }
+  if (!id.includes('/')) {
+    return {
+      diagnostics: [
+        diagnose(
+          codes.documentScopeUnknown,
+          'The document sits directly in knowledge/documents/, so it is filed under no scope.',
+          { file: path },
+          'Move it into knowledge/documents/<scope>/, where <scope> is a scope id declared in the scope file.',
+        ),
+      ],
+    };
+  }
+  const text = decodeUtf8(file.bytes);
+  if (text === undefined) {
+    return { diagnostics: [diagnose(codes.invalidUtf8, 'The document is not valid UTF-8.', { file: path })] };
+  }
+  const fm = parseFrontMatter(text);
+  if (fm.kind === 'missing') {
+    return {
+      diagnostics: [
+        diagnose(
+          codes.documentFrontMatterMissing,
+          'The document does not start with a "---" front matter block.',
+          {
+            file: path,
+            line: 1,
+          },
+        ),
+      ],
+    };
+  }
+  if (fm.kind === 'error') {
+    return {
+      diagnostics: [
+        diagnose(codes.documentYaml, `The front matter does not parse: ${fm.message}`, {
+          file: path,
+          line: fm.line,
+          column: fm.column,
+        }),
+      ],
+    };
+  }
+  for (const [key, pos] of fm.keys) {
+    if (!KNOWN_KEYS.has(key)) {
+      diagnostics.push(
+        diagnose(codes.documentField, `Front matter key "${key}" is not one documents take.`, {
+          file: path,
+          ...pos,
+        }),
+      );
+    }
+  }
+  const whenToUse = fm.data.whenToUse;
+  if (whenToUse !== undefined && typeof whenToUse !== 'string') {
+    diagnostics.push(
+      diagnose(codes.documentField, '`whenToUse` must be a string.', {
+        file: path,
+        ...fm.keys.get('whenToUse'),
+      }),
+    );
+  }
+  const description = fm.data.description;
+  if (typeof description !== 'string' || description.trim() === '') {
+    diagnostics.push(
+      diagnose(
+        codes.documentDescription,
+        description === undefined
+          ? 'The front matter has no `description`.'
+          : '`description` must be a non-empty string.',
+        { file: path, ...(fm.keys.get('description') ?? { line: 1 }) },
+      ),
+    );
+    return { diagnostics };
+  }
+  const lines = readLines(fm.body, fm.bodyLine);
+  const titles = findTitles(lines);
+  if (titles.length !== 1) {
+    diagnostics.push(
+      diagnose(
+        codes.documentTitle,
+        titles.length === 0
+          ? 'The document has no "# " title line.'
+          : `The document has ${titles.length} "# " title lines; the second is here.`,
+        { file: path, line: titles[1]?.line ?? fm.bodyLine },
+      ),
+    );
+  }
+  const segments = id.split('/');
+  return {
+    document: {
+      id,
+      path,
+      scope: segments[0]!,
+      title: titles[0]?.text ?? segments[segments.length - 1]!,
+      description: description.trim(),
+      ...(typeof whenToUse === 'string' && whenToUse.trim() !== '' ? { whenToUse: whenToUse.trim() } : {}),
+      body: fm.body,
+      lines,
+      sections: splitSections(lines),
+    },
+    diagnostics,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The little Markdown companion needs to understand: which lines are inside code fences, the `# ` titles, the
+ * `## ` sections, and the links. Line numbers are file lines (the body's first line is `firstLine`).
+ */
+import type { DocumentSection } from './types.js';
+
+export interface MarkdownLine {
+  readonly text: string;
+  /** 1-based file line. */
+  readonly line: number;
+  /** Inside a fenced code block (fence lines included). */
+  readonly fenced: boolean;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Splits `body` into lines, marking those inside fenced code blocks. */
+export function readLines(body: string, firstLine = 1): MarkdownLine[] {
+  const out: MarkdownLine[] = [];
+  let fence: string | undefined;
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const text = (lines[i] ?? '').replace(/\r$/, '');
+    const match = FENCE.exec(text);
+    if (fence === undefined && match) {
+      fence = match[1]!;
+      out.push({ text, line: firstLine + i, fenced: true });
+      continue;
+    }
+    if (fence !== undefined) {
+      if (
+        match &&
+        match[1]![0] === fence[0] &&
+        match[1]!.length >= fence.length &&
+        text.trim() === match[1]
+      ) {
+        fence = undefined;
+      }
+      out.push({ text, line: firstLine + i, fenced: true });
+      continue;
+    }
+    out.push({ text, line: firstLine + i, fenced: false });
+  }
+  return out;
+}
+
+/** The `# ` title lines outside code fences. */
+export function findTitles(lines: readonly MarkdownLine[]): { text: string; line: number }[] {
+  const titles: { text: string; line: number }[] = [];
+  for (const l of lines) {
+    if (l.fenced) continue;
+    const match = /^# +(.+?)\s*#*\s*$/.exec(l.text);
+    if (match) titles.push({ text: match[1]!, line: l.line });
+  }
+  return titles;
+}
+
+/**
+ * Splits on `## ` headings outside code fences. The `# ` title line is dropped; text before the first `## `
+ * is a section with an empty heading (omitted when blank).
+ */
+export function splitSections(lines: readonly MarkdownLine[]): DocumentSection[] {
+  const sections: DocumentSection[] = [];
+  let heading = '';
+  let start = lines[0]?.line ?? 1;
+  let buffer: string[] = [];
+  const flush = () => {
+    const body = buffer.join('\n').trim();
+    if (heading !== '' || body !== '') sections.push({ heading, body, line: start });
+  };
+  for (const l of lines) {
+    if (!l.fenced && /^# +/.test(l.text)) continue;
+    const match = l.fenced ? null : /^## +(.+?)\s*#*\s*$/.exec(l.text);
+    if (match) {
+      flush();
+      heading = match[1]!;
+      start = l.line;
+      buffer = [];
+    } else {
+      buffer.push(l.text);
+    }
+  }
+  flush();
+  return sections;
+}
+
+export interface MarkdownLink {
+  readonly target: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+const INLINE_LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/;
+
+/** Every inline link and reference definition outside code fences and inline code spans. */
+export function findLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
+  const links: MarkdownLink[] = [];
+  for (const l of lines) {
+    if (l.fenced) continue;
+    const text = maskCodeSpans(l.text);
+    const definition = REFERENCE_DEFINITION.exec(text);
+    if (definition) {
+      links.push({
+        target: unbracket(definition[1]!),
+        line: l.line,
+        column: text.indexOf(definition[1]!) + 1,
+      });
+      continue;
+    }
+    for (const match of text.matchAll(INLINE_LINK)) {
+      const raw = match[1]!;
+      links.push({
+        target: unbracket(raw),
+        line: l.line,
+        column: (match.index ?? 0) + match[0].indexOf(raw) + 1,
+      });
+    }
+  }
+  return links;
+}
+
+export interface UriMention {
+  readonly uri: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * Every `<scheme>://…` URI written in `lines`, code included (a URI in an example is still a promise to the
+ * reader). A URI followed directly by `{` or `<` is a template or a placeholder and is skipped.
+ */
+export function findSchemeUris(lines: readonly MarkdownLine[], scheme: string): UriMention[] {
+  const pattern = new RegExp(`(?<![A-Za-z0-9+.-])${escapeRegExp(scheme)}://[A-Za-z0-9._~/%+-]*`, 'g');
+  const found: UriMention[] = [];
+  for (const l of lines) {
+    for (const match of l.text.matchAll(pattern)) {
+      const end = (match.index ?? 0) + match[0].length;
+      const next = l.text[end];
+      if (next === '{' || next === '<') continue;
+      const uri = match[0].replace(/[.,;:!?]+$/, '').replace(/\/$/, '');
+      found.push({ uri, line: l.line, column: (match.index ?? 0) + 1 });
+    }
+  }
+  return found;
+}
+
+function maskCodeSpans(text: string): string {
+  return text.replace(/(`+)(?:(?!\1).)*?\1/g, (span) => ' '.repeat(span.length));
+}
+
+function unbracket(target: string): string {
+  return target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,119 @@
+/**
+ * The schema of `knowledge/server-scope.json`, the one file that says what this server is, what it covers and
+ * for whom. The JSON Schema published beside the file (`server-scope.schema.json`) is generated from this, so
+ * an editor checks exactly what `companion check` checks.
+ */
+import * as z from 'zod';
+
+/** The tools companion serves. A scope file may name these and no others. */
+export const TOOL_NAMES = ['document_lookup', 'task_guide', 'skill_load'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** The default URI scheme: `companion://guides`, `companion://skill/<id>/SKILL.md`. */
+export const DEFAULT_SCHEME = 'companion';
+
+/** Where the scope file's JSON Schema is published, relative to the scope file. */
+export const SCOPE_SCHEMA_FILE = 'server-scope.schema.json';
+
+const slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase letters, digits and single inner hyphens');
+const text = z.string().trim().min(1, 'must not be empty');
+const tool = z
+  .string()
+  .min(1)
+  .describe(`A tool companion serves: ${TOOL_NAMES.join(', ')}.`);
+
+const ServerSchema = z
+  .strictObject({
+    name: slug.describe('Programmatic server name, sent as serverInfo.name.'),
+    title: text.describe('Display name, sent as serverInfo.title.'),
+    version: text.describe('Version of this content, sent as serverInfo.version.'),
+    scheme: z
+      .string()
+      .regex(/^[a-z][a-z0-9+.-]*$/, 'a URI scheme: a lowercase letter, then letters, digits, "+", "." or "-"')
+      .default(DEFAULT_SCHEME)
+      .describe('URI scheme of every resource, without "://". Default "companion".'),
+  })
+  .describe("The server's identity.");
+
+const InstructionsSchema = z
+  .strictObject({
+    start: text.describe('The first paragraph of the instructions a host shows the model.'),
+    index: z
+      .array(
+        z.strictObject({
+          question: text.describe('A question a caller has.'),
+          tool: tool.describe('The tool that answers it.'),
+        }),
+      )
+      .default([])
+      .describe('"What to call for what": one line per question.'),
+    // biome-ignore lint/suspicious/noThenProperty: an author-facing JSON key holding a string; only a callable `then` makes a thenable.
+    then: z.string().optional().describe('A closing paragraph.'),
+  })
+  .describe('Assembled into the instructions a host shows the model; at most 2048 characters in all.');
+
+const ScopeSchema = z.strictObject({
+  id: slug.describe('The scope id; a document filed under knowledge/documents/<id>/ belongs to it.'),
+  title: text.describe('Who this scope is for, as a short noun phrase.'),
+  transfers: z
+    .boolean()
+    .describe('True when its content holds wherever the caller works; false when it stops at its own area.'),
+  sentence: text.describe('The sentence every description of content in this scope ends with.'),
+});
+
+const TopicSchema = z.strictObject({
+  id: slug.describe('Stable topic id.'),
+  title: text.describe('The topic, as a caller would name it.'),
+  scope: slug.describe('The id of the scope whose audience this topic serves.'),
+  depth: z.string().optional().describe('How deep the coverage goes.'),
+  tools: z.array(tool).default([]).describe('The tools that answer questions on this topic.'),
+  documents: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Document ids (the path below knowledge/documents/ without .md) this topic covers.'),
+  skills: z.array(slug).default([]).describe('Skill ids (directory names under skills/) this topic covers.'),
+});
+
+const RoutingSchema = z.strictObject({
+  when: text.describe('The situation, as "When …".'),
+  tool: tool.describe('The tool to call.'),
+  with: z.string().optional().describe('What to pass it.'),
+});
+
+const NotCoveredSchema = z.strictObject({
+  topic: text,
+  why: text,
+  instead: z.string().optional().describe('Where to go instead.'),
+});
+
+export const ServerScopeSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
+    server: ServerSchema,
+    purpose: text.describe('What this server is for, in one or two sentences.'),
+    instructions: InstructionsSchema,
+    scopes: z.array(ScopeSchema).min(1).describe('The audiences this server knows.'),
+    topics: z
+      .array(TopicSchema)
+      .min(1)
+      .describe('What is covered, for whom, by which tools, documents and skills.'),
+    routing: z.array(RoutingSchema).default([]).describe('"When X, call Y."'),
+    notCovered: z
+      .array(NotCoveredSchema)
+      .default([])
+      .describe('What this server does not cover, and where to go.'),
+  })
+  .describe('companion server scope: identity, coverage and routing of one content repository.');
+
+export type ServerScope = z.output<typeof ServerScopeSchema>;
+
+/** The JSON Schema (2020-12) editors use to complete and check `server-scope.json`. */
+export function buildScopeJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(ServerScopeSchema, { io: 'input', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
+  return { ...schema, title: 'companion server-scope.json' };
+}

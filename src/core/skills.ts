@@ -1,0 +1,297 @@
+/**
+ * Skills: `skills/<name>/SKILL.md` with Agent Skills front matter, and any other files in the directory. Rules
+ * are those of the Agent Skills specification and of what hosts enforce (SEP-2640 limits, Codex's description
+ * cap, YAML 1.1 readers).
+ */
+import { decodeUtf8 } from './content.js';
+import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
+import { type Position, parseFrontMatter } from './front-matter.js';
+import { findTitles, type MarkdownLine, readLines } from './markdown.js';
+import type { SourceFile } from './types.js';
+import { isSafePath, isSafeSegment } from './uris.js';
+
+export const SKILLS_DIR = 'skills/';
+export const BASE_FILE = 'skills/base.md';
+/** Where every published skill receives `skills/base.md`. */
+export const BASE_PATH = 'references/base.md';
+export const SKILL_BODY = 'SKILL.md';
+/** The `metadata` key (and value) that keeps a skill unpublished. */
+export const DRAFT_KEY = 'companion-status';
+export const DRAFT_VALUE = 'draft';
+/** SEP-2640 per-skill limits. */
+export const MAX_SKILL_FILES = 512;
+export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+
+const KNOWN_KEYS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
+const STRING_KEYS = ['license', 'compatibility', 'allowed-tools'] as const;
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** One file of a skill directory other than `SKILL.md`. */
+export interface SkillSourceFile {
+  /** Path inside the skill directory. */
+  readonly path: string;
+  readonly file: SourceFile;
+}
+
+export interface ParsedSkill {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  readonly draft: boolean;
+  readonly body: SourceFile;
+  readonly bodyText: string;
+  readonly bodyLines: readonly MarkdownLine[];
+  /** Every other file, sorted by path; `references/base.md` is not among them (it is added when serving). */
+  readonly files: readonly SkillSourceFile[];
+}
+
+export interface SkillRead {
+  readonly skill?: ParsedSkill;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Reads one skill directory from the files below it (`files` keyed by the path inside the directory).
+ * Returns no skill when it cannot be served: no SKILL.md, unreadable front matter, an invalid name or
+ * description, or beyond the SEP-2640 limits.
+ */
+export function readSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize: number): SkillRead {
+  const dir = `${SKILLS_DIR}${id}`;
+  const bodyPath = `${dir}/${SKILL_BODY}`;
+  if (!isSafeSegment(id)) {
+    return {
+      diagnostics: [
+        diagnose(codes.unsafePath, `The skill directory "${id}" cannot go into a URI verbatim.`, {
+          file: bodyPath,
+        }),
+      ],
+    };
+  }
+  const body = files.get(SKILL_BODY);
+  if (!body) {
+    const other = [...files.keys()].find((p) => p.toLowerCase() === 'skill.md');
+    return {
+      diagnostics: [
+        diagnose(
+          codes.skillMissingBody,
+          other
+            ? `The skill directory has "${other}" but no "SKILL.md"; the name is case-sensitive.`
+            : `The directory ${dir}/ has no SKILL.md.`,
+          { file: other ? `${dir}/${other}` : `${dir}/` },
+        ),
+      ],
+    };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const text = decodeUtf8(body.bytes);
+  if (text === undefined) {
+    return { diagnostics: [diagnose(codes.invalidUtf8, 'SKILL.md is not valid UTF-8.', { file: bodyPath })] };
+  }
+  const fm = parseFrontMatter(text);
+  if (fm.kind === 'missing') {
+    return {
+      diagnostics: [
+        diagnose(codes.skillFrontMatterMissing, 'SKILL.md does not start with a "---" front matter block.', {
+          file: bodyPath,
+          line: 1,
+        }),
+      ],
+    };
+  }
+  if (fm.kind === 'error') {
+    return {
+      diagnostics: [
+        diagnose(codes.skillYaml, `The front matter does not parse: ${fm.message}`, {
+          file: bodyPath,
+          line: fm.line,
+          column: fm.column,
+        }),
+      ],
+    };
+  }
+  const at = (key: string): { file: string } & Partial<Position> => ({
+    file: bodyPath,
+    ...(fm.keys.get(key) ?? { line: 1 }),
+  });
+  let servable = true;
+
+  const name = fm.data.name;
+  if (typeof name !== 'string' || name === '') {
+    diagnostics.push(diagnose(codes.skillName, 'The front matter has no `name`.', at('name')));
+    servable = false;
+  } else if (name.length > 64 || !NAME.test(name)) {
+    diagnostics.push(
+      diagnose(
+        codes.skillName,
+        `\`name\` "${name}" is not 1–64 lowercase letters, digits and single inner hyphens.`,
+        at('name'),
+      ),
+    );
+    servable = false;
+  } else if (name !== id) {
+    diagnostics.push(
+      diagnose(
+        codes.skillName,
+        `\`name\` is "${name}" but the directory is "${id}"; they must be equal.`,
+        at('name'),
+      ),
+    );
+    servable = false;
+  }
+
+  const description = fm.data.description;
+  if (typeof description !== 'string' || description.trim() === '') {
+    diagnostics.push(
+      diagnose(codes.skillDescription, 'The front matter has no non-empty `description`.', at('description')),
+    );
+    servable = false;
+  } else if (description.length > 1024) {
+    diagnostics.push(
+      diagnose(
+        codes.skillDescription,
+        `\`description\` is ${description.length} characters; hosts accept at most 1024.`,
+        at('description'),
+      ),
+    );
+    servable = false;
+  }
+
+  for (const key of STRING_KEYS) {
+    const value = fm.data[key];
+    if (value !== undefined && typeof value !== 'string') {
+      diagnostics.push(diagnose(codes.skillField, `\`${key}\` must be a string.`, at(key)));
+    }
+  }
+  const compatibility = fm.data.compatibility;
+  if (typeof compatibility === 'string' && (compatibility.length > 500 || compatibility.length === 0)) {
+    diagnostics.push(
+      diagnose(
+        codes.skillCompatibility,
+        `\`compatibility\` is ${compatibility.length} characters; it must be 1–500.`,
+        at('compatibility'),
+      ),
+    );
+  }
+  const metadata = fm.data.metadata;
+  let draft = false;
+  if (metadata !== undefined) {
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+      diagnostics.push(
+        diagnose(codes.skillField, '`metadata` must be a map of keys to strings.', at('metadata')),
+      );
+    } else {
+      for (const [key, value] of Object.entries(metadata)) {
+        if (typeof value !== 'string') {
+          diagnostics.push(
+            diagnose(
+              codes.skillMetadata,
+              `\`metadata.${key}\` is ${value === null ? 'null' : typeof value}, not a string.`,
+              at('metadata'),
+            ),
+          );
+        }
+      }
+      draft = (metadata as Record<string, unknown>)[DRAFT_KEY] === DRAFT_VALUE;
+    }
+  }
+  for (const [key, pos] of fm.keys) {
+    if (!KNOWN_KEYS.has(key)) {
+      diagnostics.push(
+        diagnose(codes.skillUnknownField, `Front matter key "${key}" is not an Agent Skills field.`, {
+          file: bodyPath,
+          ...pos,
+        }),
+      );
+    }
+  }
+  for (const a of fm.ambiguities) {
+    diagnostics.push(
+      diagnose(codes.ambiguousYaml, `\`${a.key}\` ${a.reason}.`, {
+        file: bodyPath,
+        line: a.line,
+        column: a.column,
+      }),
+    );
+  }
+
+  const bodyLines = readLines(fm.body, fm.bodyLine);
+  const titles = findTitles(bodyLines);
+  if (titles.length === 0) {
+    diagnostics.push(
+      diagnose(codes.skillTitle, 'SKILL.md has no "# " title line.', { file: bodyPath, line: fm.bodyLine }),
+    );
+  }
+
+  const others: SkillSourceFile[] = [];
+  let totalBytes = body.bytes.byteLength + baseSize;
+  for (const [path, file] of [...files].sort(([a], [b]) => compare(a, b))) {
+    if (path === SKILL_BODY) continue;
+    if (path === BASE_PATH) {
+      diagnostics.push(
+        diagnose(codes.baseShadowed, `${dir}/${BASE_PATH} would be replaced by skills/base.md when served.`, {
+          file: `${dir}/${path}`,
+        }),
+      );
+      continue;
+    }
+    if (!isSafePath(path)) {
+      diagnostics.push(
+        diagnose(
+          codes.unsafePath,
+          `"${path}" has a segment that cannot go into a URI verbatim; it is not served.`,
+          {
+            file: `${dir}/${path}`,
+          },
+        ),
+      );
+      continue;
+    }
+    if (path.endsWith('.md') && decodeUtf8(file.bytes) === undefined) {
+      diagnostics.push(
+        diagnose(codes.invalidUtf8, 'The Markdown file is not valid UTF-8; it is not served.', {
+          file: `${dir}/${path}`,
+        }),
+      );
+      continue;
+    }
+    totalBytes += file.bytes.byteLength;
+    others.push({ path, file });
+  }
+  const fileCount = others.length + 2;
+  if (fileCount > MAX_SKILL_FILES) {
+    diagnostics.push(
+      diagnose(
+        codes.skillTooManyFiles,
+        `The skill has ${fileCount} files (with SKILL.md and references/base.md); hosts accept at most ${MAX_SKILL_FILES}.`,
+        { file: bodyPath },
+      ),
+    );
+    servable = false;
+  }
+  if (totalBytes > MAX_SKILL_BYTES) {
+    diagnostics.push(
+      diagnose(
+        codes.skillTooLarge,
+        `The skill's files add up to ${totalBytes} bytes; hosts accept at most ${MAX_SKILL_BYTES} (16 MiB).`,
+        { file: bodyPath },
+      ),
+    );
+    servable = false;
+  }
+  if (!servable) return { diagnostics };
+  return {
+    skill: {
+      id,
+      title: titles[0]?.text ?? id,
+      description: (description as string).trim(),
+      frontmatter: fm.data,
+      draft,
+      body,
+      bodyText: fm.body,
+      bodyLines,
+      files: others,
+    },
+    diagnostics,
+  };
+}

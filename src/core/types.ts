@@ -1,0 +1,269 @@
+/**
+ * The data that flows through companion, from the files on disk to the bytes on the wire.
+ *
+ * Everything here is plain, readonly data. `buildCatalog` turns a `Snapshot` into a `Catalog`; every adapter
+ * (the MCP surface, the terminal UI, `companion check`) reads a `Catalog` and never the disk.
+ */
+import type { Diagnostic } from './diagnostics.js';
+
+/** One file as the loader read it. `path` is posix, relative to the content root (`skills/a/SKILL.md`). */
+export interface SourceFile {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+  /** Modification time in ms since the epoch; becomes `annotations.lastModified`. */
+  readonly mtimeMs: number;
+}
+
+/** Why the loader could not hand over a file's bytes. The file is never served. */
+export type FileProblemKind =
+  /** A symlink (or a path through one) that resolves outside the content root. */
+  | 'symlink-escape'
+  /** A symlink that never resolves (dangling, or a loop). */
+  | 'symlink-broken'
+  /** The file exists but could not be read (EACCES and friends). */
+  | 'unreadable'
+  /** Larger than the loader's per-file cap; its bytes were not read. */
+  | 'too-large'
+  /** Not a regular file (a FIFO, a socket, a device). */
+  | 'not-regular';
+
+export interface FileProblem {
+  readonly path: string;
+  readonly kind: FileProblemKind;
+  /** Human detail for the diagnostic (an errno code, the size). Never served to a host. */
+  readonly detail?: string;
+}
+
+/** The content tree at one moment: what the loader could read, and what it could not. */
+export interface Snapshot {
+  /** Keyed by posix path relative to the content root. */
+  readonly files: ReadonlyMap<string, SourceFile>;
+  readonly problems: readonly FileProblem[];
+}
+
+/** Options that change what `buildCatalog` derives. All have defaults. */
+export interface BuildOptions {
+  /** Treat warnings as errors for `ok`. @default false */
+  readonly strict?: boolean;
+  /** Tool names hidden from this server (`COMPANION_EXCLUDE_TOOLS`). @default [] */
+  readonly excludeTools?: readonly string[];
+  /** Sum of all published skill descriptions a host keeps in its listing. @default 3970 */
+  readonly descriptionBudget?: number;
+  /** A notice put in front of the instructions (e.g. that published copies are stale). */
+  readonly notice?: string;
+}
+
+/** A resource's `annotations`, exactly as they go on the wire. `audience` is never set. */
+export interface ResourceAnnotations {
+  readonly priority: number;
+  /** ISO 8601. */
+  readonly lastModified?: string;
+}
+
+/** One `resources/list` entry. `size` is the byte length of what a read returns. */
+export interface ListedResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType: string;
+  readonly size: number;
+  readonly annotations: ResourceAnnotations;
+}
+
+/** One `resources/templates/list` entry. */
+export interface ResourceTemplateEntry {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType?: string;
+  readonly annotations: { readonly priority: number };
+}
+
+/**
+ * The bytes behind one readable URI, with their digest. A read answers `text` when `text` is set (the bytes
+ * are valid UTF-8 and of a textual type, so re-encoding the text gives the same bytes), else a base64 `blob`.
+ */
+export interface ServedContent {
+  readonly uri: string;
+  readonly mimeType: string;
+  readonly bytes: Uint8Array;
+  readonly text?: string;
+  /** `sha256:<64 lowercase hex>` of `bytes`. */
+  readonly digest: string;
+  readonly size: number;
+  readonly lastModified?: string;
+}
+
+/** One file of a skill's manifest (SEP-2640 `resources[]`). */
+export interface ManifestEntry {
+  readonly uri: string;
+  readonly digest: string;
+  readonly size: number;
+}
+
+/** A `## ` section of a document: the unit the document lookup tool searches and answers with. */
+export interface DocumentSection {
+  /** The heading text without `## `; empty for the text before the first `## `. */
+  readonly heading: string;
+  /** The section's Markdown, heading line excluded. */
+  readonly body: string;
+  /** 1-based line of the heading (or of the first body line) in the file. */
+  readonly line: number;
+}
+
+export interface DocumentEntry {
+  /** Path below `knowledge/documents/` without `.md`; its first segment is its scope. */
+  readonly id: string;
+  readonly uri: string;
+  readonly path: string;
+  readonly title: string;
+  readonly scope: string;
+  readonly description: string;
+  readonly whenToUse?: string;
+  /** The Markdown after the front matter. */
+  readonly body: string;
+  readonly sections: readonly DocumentSection[];
+}
+
+export interface SkillFile {
+  /** Path inside the skill directory (`references/base.md`, `scripts/run.sh`). */
+  readonly path: string;
+  readonly uri: string;
+  /** Where the bytes come from, relative to the content root (`skills/base.md` for the shared base). */
+  readonly source: string;
+}
+
+export interface SkillEntry {
+  /** The directory name, which equals the front matter `name`. */
+  readonly id: string;
+  /** The `SKILL.md` URI, which is the skill's identity. */
+  readonly uri: string;
+  readonly title: string;
+  /** Front matter `description`. */
+  readonly description: string;
+  /** The covering topic's scope id. */
+  readonly scope?: string;
+  /** The YAML front matter as written, as JSON (YAML 1.2 core types: a date stays a string). */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** The Markdown after the front matter. */
+  readonly body: string;
+  /** `SKILL.md` first, then every other file sorted by path; `references/base.md` always included. */
+  readonly files: readonly SkillFile[];
+  /** The SEP-2640 manifest: one entry per file, same order as `files`. */
+  readonly manifest: readonly ManifestEntry[];
+}
+
+/** A scope (audience) this server knows. */
+export interface ScopeDefinition {
+  readonly id: string;
+  readonly title: string;
+  /** True when its content holds wherever the caller works; false when it stops at its own area. */
+  readonly transfers: boolean;
+  /** The sentence every description of content in this scope ends with. */
+  readonly sentence: string;
+}
+
+export interface TopicEntry {
+  readonly id: string;
+  readonly title: string;
+  readonly scope: string;
+  readonly depth?: string;
+  readonly tools: readonly string[];
+  readonly documents: readonly string[];
+  readonly skills: readonly string[];
+}
+
+export interface RoutingEntry {
+  readonly when: string;
+  readonly tool: string;
+  readonly with?: string;
+}
+
+export interface NotCoveredEntry {
+  readonly topic: string;
+  readonly why: string;
+  readonly instead?: string;
+}
+
+/** What this server says it covers, after `excludeTools` removed what only excluded tools answered. */
+export interface Coverage {
+  readonly purpose: string;
+  readonly scopes: readonly ScopeDefinition[];
+  readonly topics: readonly TopicEntry[];
+  readonly routing: readonly RoutingEntry[];
+  readonly notCovered: readonly NotCoveredEntry[];
+}
+
+export interface ServerIdentity {
+  readonly name: string;
+  readonly title: string;
+  readonly version: string;
+  /** URI scheme without `://`. */
+  readonly scheme: string;
+}
+
+/** Everything the server will serve, derived from one snapshot. Immutable; a rebuild makes a new one. */
+export interface Catalog {
+  readonly server: ServerIdentity;
+  /** The instructions a host shows the model; at most 2048 characters. */
+  readonly instructions: string;
+  readonly coverage: Coverage;
+  /** Tool names offered (all known tools minus `excludeTools`). */
+  readonly tools: readonly string[];
+  readonly indexUri: string;
+  /** `resources/list` in order: the index, documents by id, skills by id. */
+  readonly resources: readonly ListedResource[];
+  readonly templates: readonly ResourceTemplateEntry[];
+  /** Every readable URI (listed or reached through a template) → the bytes a read returns. */
+  readonly contents: ReadonlyMap<string, ServedContent>;
+  readonly documents: readonly DocumentEntry[];
+  /** Published skills only; drafts appear nowhere. */
+  readonly skills: readonly SkillEntry[];
+}
+
+export interface BuildResult {
+  readonly catalog: Catalog;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** One immutable build, swapped in whole. Every read, list and manifest is answered from one generation. */
+export interface Generation {
+  /** 1 for the first build, +1 for each rebuild that was published. */
+  readonly number: number;
+  readonly catalog: Catalog;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Wall-clock ms since the epoch when it was built (set by the adapter, never by the core). */
+  readonly builtAt: number;
+}
+
+/** What a rebuild changed, as a host sees it. Computed by `diffCatalogs`. */
+export interface CatalogDiff {
+  /** The set of listed URIs, or any listed field (title, description, size, priority, lastModified), changed. */
+  readonly listChanged: boolean;
+  /**
+   * URIs whose bytes a host should re-fetch: every readable URI whose digest changed or that vanished, plus the
+   * index when its JSON changed, plus a skill's `SKILL.md` when any file of the skill changed.
+   */
+  readonly updatedUris: readonly string[];
+}
+
+export interface CatalogChange extends CatalogDiff {
+  readonly previous: Generation;
+  readonly current: Generation;
+  /** Content-root-relative paths whose change caused this rebuild. */
+  readonly changedPaths: readonly string[];
+  /** Time spent re-reading and rebuilding, in ms. */
+  readonly rebuildMs: number;
+}
+
+/**
+ * The one state owner's read side: the current generation, and a way to hear about the next one. `serve`
+ * without a watcher uses a source that never changes; `dev` uses the watching catalog store.
+ */
+export interface CatalogSource {
+  current(): Generation;
+  /** Calls `listener` after each published rebuild; returns the unsubscribe function. */
+  subscribe(listener: (change: CatalogChange) => void): () => void;
+}

@@ -1,0 +1,46 @@
+/**
+ * The one place that spells companion's URIs. A URI is never a path: every served URI is built here from an id
+ * the catalog validated, and a read looks the raw URI up in the catalog, so nothing a client writes is ever
+ * resolved against the disk.
+ */
+
+/** The index: purpose, coverage, routing and every document and skill with its URI. */
+export function buildIndexUri(scheme: string): string {
+  return `${scheme}://guides`;
+}
+
+/** One knowledge document; `id` is its path below `knowledge/documents/` without `.md` and may hold slashes. */
+export function buildDocumentUri(scheme: string, id: string): string {
+  return `${scheme}://guides/${id}`;
+}
+
+/** A published skill's body. Keeping `SKILL.md` in the URI makes the body's relative links resolve. */
+export function buildSkillUri(scheme: string, skillId: string): string {
+  return buildSkillFileUri(scheme, skillId, 'SKILL.md');
+}
+
+/** Any file of a skill, `path` relative to the skill directory (`references/base.md`). */
+export function buildSkillFileUri(scheme: string, skillId: string, path: string): string {
+  return `${scheme}://skill/${skillId}/${path}`;
+}
+
+export function buildDocumentTemplate(scheme: string): string {
+  return `${scheme}://guides/{+documentId}`;
+}
+
+export function buildSkillFileTemplate(scheme: string): string {
+  return `${scheme}://skill/{skillId}/{+path}`;
+}
+
+/**
+ * A path segment that goes into a URI verbatim: letters, digits, `.`, `_` and `-`, not starting with `.`.
+ * Percent-encoding, `..`, empty segments and anything a URL parser would rewrite are thereby impossible.
+ */
+export function isSafeSegment(segment: string): boolean {
+  return /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(segment) && segment.length <= 128;
+}
+
+/** True when every `/`-separated segment of `path` is safe (see `isSafeSegment`). */
+export function isSafePath(path: string): boolean {
+  return path.length > 0 && path.split('/').every(isSafeSegment);
+}
