@@ -1,0 +1,212 @@
+/**
+ * `companion serve`: serves a content root to MCP hosts over stdio (the default) or Streamable HTTP (`--http`).
+ * On stdio, stdout carries protocol frames only; every log line goes to stderr.
+ */
+import { resolve } from 'node:path';
+import { TOOL_NAMES } from '../../core/scope-schema.js';
+import { type CatalogStore, createCatalogStore } from '../../fs/catalog-store.js';
+import { RootError } from '../../fs/read-snapshot.js';
+import { DEFAULT_PAGE_SIZE } from '../../mcp/create-server.js';
+import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
+import { serveStdio } from '../../mcp/serve-stdio.js';
+import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import type { Command, CommandIo } from '../io.js';
+
+const USAGE = `Usage: companion serve [--root DIR] [--watch] [--http [--port N] [--host H]]
+
+Serves a content repository to MCP hosts: resources, the Skills extension, and the
+document_lookup, task_guide and skill_load tools. Speaks stdio unless --http is given.
+
+Options:
+  --root DIR          The content repository, holding knowledge/ and skills/.
+                      Default: the current directory.
+  --watch             Re-read files as they change and notify connected hosts.
+  --http              Speak Streamable HTTP at http://HOST:PORT/mcp instead of stdio.
+  --port N            HTTP port (0 picks a free one). Default: ${DEFAULT_HTTP_PORT}.
+  --host H            HTTP address to bind. Default: 127.0.0.1. Anything beyond
+                      loopback is reachable by others, and there is no authentication.
+  --allow-host NAME   Also accept this Host header (e.g. behind a proxy); repeatable.
+  --allow-origin URL  Also accept this Origin header; repeatable.
+  --page-size N       Entries per resources/list and skills/list page. Default: ${DEFAULT_PAGE_SIZE}.
+  -h, --help          Show this help.
+
+Environment:
+  COMPANION_EXCLUDE_TOOLS   Tools to hide, comma- or space-separated
+                            (${TOOL_NAMES.join(', ')}). The index and the
+                            instructions drop what only they answered.
+
+Exit codes:
+  0  stopped cleanly (the host closed stdin, or SIGINT/SIGTERM)
+  2  usage error, a root that cannot be read, or a port already in use
+`;
+
+const OPTIONS = {
+  root: { type: 'string' },
+  watch: { type: 'boolean', default: false },
+  http: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'allow-origin': { type: 'string', multiple: true },
+  'page-size': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** `COMPANION_EXCLUDE_TOOLS`: comma- or space-separated, lowercased, each name once. */
+export function parseExcludedTools(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return [
+    ...new Set(
+      value
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .filter((name) => name !== ''),
+    ),
+  ];
+}
+
+function parseInteger(value: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(value)) return undefined;
+  const number = Number(value);
+  return number >= min && number <= max ? number : undefined;
+}
+
+export const run: Command = async (argv, io) => {
+  const args = parseCommandArgs(argv, OPTIONS);
+  if (!args.ok) return writeUsageError(io, 'serve', args.message, USAGE);
+  const { values, positionals } = args;
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    return writeUsageError(io, 'serve', `unexpected argument '${positionals[0]}' (use --root DIR)`, USAGE);
+  }
+  const httpOnly = (['port', 'host', 'allow-host', 'allow-origin'] as const).find(
+    (name) => values[name] !== undefined,
+  );
+  if (httpOnly !== undefined && !values.http) {
+    return writeUsageError(io, 'serve', `--${httpOnly} needs --http`, USAGE);
+  }
+  const port = values.port === undefined ? DEFAULT_HTTP_PORT : parseInteger(values.port, 0, 65535);
+  if (port === undefined) {
+    return writeUsageError(io, 'serve', `--port must be a number from 0 to 65535, not '${values.port}'`, USAGE);
+  }
+  const pageSize =
+    values['page-size'] === undefined ? DEFAULT_PAGE_SIZE : parseInteger(values['page-size'], 1, 10_000);
+  if (pageSize === undefined) {
+    return writeUsageError(io, 'serve', `--page-size must be a number from 1 to 10000`, USAGE);
+  }
+
+  const log = (line: string): void => {
+    io.stderr.write(`${line}\n`);
+  };
+  const root = resolve(io.cwd, values.root ?? '.');
+  const excludeTools = parseExcludedTools(io.env.COMPANION_EXCLUDE_TOOLS);
+  const unknown = excludeTools.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    log(`companion serve: COMPANION_EXCLUDE_TOOLS names no such tool: ${unknown.join(', ')} (ignored)`);
+  }
+
+  let store: CatalogStore;
+  try {
+    store = createCatalogStore({ root, build: { excludeTools } });
+  } catch (error) {
+    if (!(error instanceof RootError)) throw error;
+    io.stderr.write(`companion serve: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  log(describeStart(store, root));
+
+  // Lazily: the watcher pulls in chokidar, which plain `serve` never needs.
+  const watcher = values.watch
+    ? (await import('../../fs/watcher.js')).createWatcher(store, {
+        onError: (error) => log(`companion serve: watch: ${error instanceof Error ? error.message : String(error)}`),
+      })
+    : undefined;
+  const stopLogging = values.watch
+    ? store.subscribe((change) => {
+        const { number, diagnostics } = change.current;
+        const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+        log(
+          `companion serve: generation ${number} (${change.changedPaths.length} paths, ${Math.round(change.rebuildMs)} ms)` +
+            `${change.listChanged ? ', list changed' : ''}, ${change.updatedUris.length} updated` +
+            `${errors > 0 ? `, ${errors} errors` : ''}`,
+        );
+      })
+    : () => {};
+  await watcher?.ready;
+
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    if (!values.http) {
+      await serveStdio(store, { stdin: io.stdin, stdout: io.stdout, log, pageSize, signal: stop.signal });
+      return 0;
+    }
+    return await serveOverHttp(store, io, {
+      port,
+      host: values.host ?? '127.0.0.1',
+      allowedHosts: values['allow-host'] ?? [],
+      allowedOrigins: values['allow-origin'] ?? [],
+      pageSize,
+      log,
+      signal: stop.signal,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    stopLogging();
+    await watcher?.close();
+  }
+};
+
+async function serveOverHttp(
+  store: CatalogStore,
+  io: CommandIo,
+  options: {
+    port: number;
+    host: string;
+    allowedHosts: string[];
+    allowedOrigins: string[];
+    pageSize: number;
+    log: (line: string) => void;
+    signal: AbortSignal;
+  },
+): Promise<number> {
+  let handle: Awaited<ReturnType<typeof serveHttp>>;
+  try {
+    handle = await serveHttp(store, options);
+  } catch (error) {
+    if (!(error instanceof PortInUseError)) throw error;
+    io.stderr.write(`companion serve: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  options.log(`companion serve: listening at ${handle.url}`);
+  await new Promise<void>((resolveStop) => {
+    if (options.signal.aborted) resolveStop();
+    else options.signal.addEventListener('abort', () => resolveStop(), { once: true });
+  });
+  await handle.close();
+  return 0;
+}
+
+/** The one start line: what is served, from where, and whether `companion check` has something to say. */
+function describeStart(store: CatalogStore, root: string): string {
+  const { number, catalog, diagnostics } = store.current();
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  const warnings = diagnostics.filter((diagnostic) => diagnostic.severity === 'warning').length;
+  const problems =
+    errors > 0
+      ? `${errors} errors, ${warnings} warnings (run \`companion check --root ${root}\` to see them)`
+      : warnings > 0
+        ? `${warnings} warnings (run \`companion check\` to see them)`
+        : 'no problems';
+  return (
+    `companion serve: ${catalog.server.name} ${catalog.server.version} from ${root}, generation ${number}: ` +
+    `${catalog.documents.length} documents, ${catalog.skills.length} skills, ${catalog.resources.length} resources, ` +
+    `tools ${catalog.tools.join(', ') || '(none)'}; ${problems}`
+  );
+}

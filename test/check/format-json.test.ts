@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { formatJson } from '../../src/check/format-json.js';
+import type { CheckSummary } from '../../src/check/summary.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+
+const summary: CheckSummary = { errors: 1, warnings: 1, infos: 0, documents: 2, skills: 1, ok: false };
+
+describe('formatJson', () => {
+  it('writes every key in a fixed order, null for a missing location, pretty and newline-terminated', () => {
+    const diagnostics: Diagnostic[] = [
+      { hint: 'Do it.', message: 'Over.', severity: 'error', code: 'CMP410' },
+      {
+        code: 'CMP408',
+        severity: 'warning',
+        file: 'skills/a/SKILL.md',
+        line: 4,
+        column: 1,
+        message: 'M',
+        hint: 'H',
+      },
+    ];
+    const text = formatJson(diagnostics, summary);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).toContain('\n  "diagnostics": [\n    {\n      "code": "CMP410",');
+    const parsed = JSON.parse(text);
+    expect(Object.keys(parsed)).toEqual(['diagnostics', 'summary']);
+    expect(Object.keys(parsed.diagnostics[0])).toEqual([
+      'code',
+      'severity',
+      'file',
+      'line',
+      'column',
+      'message',
+      'hint',
+    ]);
+    expect(parsed.diagnostics[0]).toMatchObject({ file: null, line: null, column: null });
+    expect(parsed.diagnostics[1]).toEqual({
+      code: 'CMP408',
+      severity: 'warning',
+      file: 'skills/a/SKILL.md',
+      line: 4,
+      column: 1,
+      message: 'M',
+      hint: 'H',
+    });
+    expect(Object.keys(parsed.summary)).toEqual(['errors', 'warnings', 'infos', 'documents', 'skills', 'ok']);
+    expect(parsed.summary).toEqual(summary);
+  });
+
+  it('reports an empty list when there is nothing to report', () => {
+    const clean = { ...summary, errors: 0, warnings: 0, ok: true };
+    expect(JSON.parse(formatJson([], clean))).toEqual({ diagnostics: [], summary: clean });
+  });
+
+  it('ignores colour', () => {
+    expect(formatJson([], summary, { color: true })).not.toContain('\u001b');
+  });
+});
