@@ -364,7 +364,20 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
 
   // Links: relative links inside a skill resolve to its own files; every scheme URI names a served resource.
   const indexUri = buildIndexUri(scheme);
-  const isServed = (uri: string) => uri === indexUri || contents.has(uri);
+  // A URI into a document or skill that exists but failed to build is not reported again: its own error says why.
+  const servedDocuments = new Set(documents.map((d) => d.id));
+  const servedSkills = new Set(skills.map((s) => s.id));
+  const failedSkills = new Set(
+    [...skillIdsOnDisk].filter((id) => !draftSkills.has(id) && !servedSkills.has(id)),
+  );
+  const failedDocuments = new Set([...documentIdsOnDisk].filter((id) => !servedDocuments.has(id)));
+  const skillPrefix = `${scheme}://skill/`;
+  const documentPrefix = `${scheme}://guides/`;
+  const isServed = (uri: string) =>
+    uri === indexUri ||
+    contents.has(uri) ||
+    (uri.startsWith(skillPrefix) && failedSkills.has(uri.slice(skillPrefix.length).split('/')[0]!)) ||
+    (uri.startsWith(documentPrefix) && failedDocuments.has(uri.slice(documentPrefix.length)));
   diagnostics.push(...checkLinks(parsedDocuments, parsedSkills, skills, base, scheme, isServed));
 
   // The listing budget hosts keep for all skill names and descriptions together.
@@ -398,8 +411,6 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
     instructions = fitInstructions(instructions);
   }
 
-  const servedDocuments = new Set(documents.map((d) => d.id));
-  const servedSkills = new Set(skills.map((s) => s.id));
   const index = {
     server: { name: server.name, title: server.title, version: server.version },
     purpose: coverage.purpose,
