@@ -1,0 +1,82 @@
+/**
+ * What a rebuild changed, as a host sees it. Pure: two catalogs in, a `CatalogDiff` out.
+ */
+import { compare } from './diagnostics.js';
+import type {
+  Catalog,
+  CatalogDiff,
+  ListedResource,
+  ManifestEntry,
+  ResourceTemplateEntry,
+  SkillEntry,
+} from './types.js';
+
+/**
+ * Compares two catalogs the way a connected host would notice.
+ *
+ * - `listChanged` is true when `resources/list` or `resources/templates/list` would answer differently: another
+ *   order or set of URIs, or any listed field (name, title, description, mimeType, size, priority,
+ *   lastModified) of any entry.
+ * - `updatedUris` holds, sorted and once each, every URI in either `contents` map whose digest differs or that
+ *   appeared or vanished (the index is in `contents`, so its JSON is covered), plus the `SKILL.md` URI of each
+ *   skill in both catalogs whose manifest changed, so a host subscribed to it re-fetches the manifest.
+ *
+ * Both are empty/false when nothing a host can see changed, e.g. after saving identical bytes.
+ */
+export function diffCatalogs(previous: Catalog, next: Catalog): CatalogDiff {
+  const listChanged =
+    !sameList(previous.resources, next.resources, sameListedResource) ||
+    !sameList(previous.templates, next.templates, sameTemplate);
+
+  const updated = new Set<string>();
+  for (const [uri, content] of next.contents) {
+    if (previous.contents.get(uri)?.digest !== content.digest) updated.add(uri);
+  }
+  for (const uri of previous.contents.keys()) {
+    if (!next.contents.has(uri)) updated.add(uri);
+  }
+
+  const previousSkills = new Map<string, SkillEntry>(previous.skills.map((skill) => [skill.uri, skill]));
+  for (const skill of next.skills) {
+    const before = previousSkills.get(skill.uri);
+    if (before !== undefined && !sameList(before.manifest, skill.manifest, sameManifestEntry)) {
+      updated.add(skill.uri);
+    }
+  }
+
+  return { listChanged, updatedUris: [...updated].sort(compare) };
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((item, i) => same(item, b[i]!));
+}
+
+function sameListedResource(a: ListedResource, b: ListedResource): boolean {
+  return (
+    a.uri === b.uri &&
+    a.name === b.name &&
+    a.title === b.title &&
+    a.description === b.description &&
+    a.mimeType === b.mimeType &&
+    a.size === b.size &&
+    a.annotations.priority === b.annotations.priority &&
+    a.annotations.lastModified === b.annotations.lastModified
+  );
+}
+
+function sameTemplate(a: ResourceTemplateEntry, b: ResourceTemplateEntry): boolean {
+  return (
+    a.uriTemplate === b.uriTemplate &&
+    a.name === b.name &&
+    a.title === b.title &&
+    a.description === b.description &&
+    a.mimeType === b.mimeType &&
+    a.annotations.priority === b.annotations.priority
+  );
+}
+
+function sameManifestEntry(a: ManifestEntry, b: ManifestEntry): boolean {
+  return a.uri === b.uri && a.digest === b.digest && a.size === b.size;
+}

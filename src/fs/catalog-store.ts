@@ -1,0 +1,289 @@
+/**
+ * The one state owner: holds the snapshot read from disk and the generation built from it, re-reads only what
+ * it is told changed, and publishes each rebuild to its subscribers. Wraps `readSnapshot`'s reader and the pure
+ * `buildCatalog` / `diffCatalogs`.
+ */
+import { buildCatalog as defaultBuildCatalog } from '../core/catalog.js';
+import { diffCatalogs } from '../core/diff.js';
+import type {
+  BuildOptions,
+  BuildResult,
+  CatalogChange,
+  CatalogSource,
+  FileProblem,
+  Generation,
+  Snapshot,
+  SourceFile,
+} from '../core/types.js';
+import {
+  buildSnapshot,
+  comparePaths,
+  contentDirectories,
+  createReader,
+  createReadResult,
+  isContentPath,
+  type Reader,
+} from './read-snapshot.js';
+
+export interface CatalogStoreOptions {
+  /** The content root. Must exist and be a directory, else `createCatalogStore` throws `RootError`. */
+  readonly root: string;
+  readonly build?: BuildOptions;
+  /** @default 10 MiB */
+  readonly maxFileBytes?: number;
+  /** Wall clock for `Generation.builtAt`. @default Date.now */
+  readonly now?: () => number;
+  /** Injectable for tests. @default buildCatalog from src/core/catalog.ts */
+  readonly buildCatalog?: (snapshot: Snapshot, options?: BuildOptions) => BuildResult;
+  /** Receives what a subscriber threw. The store carries on either way. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * A `CatalogSource` that owns the state behind it. Everything is synchronous, so one rebuild runs at a time by
+ * construction; calling `applyChanges` or `reconcile` from inside a subscriber throws.
+ */
+export interface CatalogStore extends CatalogSource {
+  /** The content root, absolute. */
+  readonly root: string;
+  /**
+   * Re-reads exactly these root-relative posix paths (a directory: its whole subtree; a path that is gone:
+   * removed with its subtree) and nothing else. Paths outside `knowledge/` and `skills/` or through an ignored
+   * name are dropped; `''` means the whole tree. Returns undefined, publishing nothing, when every re-read
+   * entry has the same bytes and the same problem as before (a save of identical bytes). Otherwise builds and
+   * publishes the next generation — even when the diff is empty, since diagnostics may have changed — and
+   * returns the change after every subscriber has been called. Throws what `buildCatalog` throws; the store
+   * then keeps serving the previous generation and rebuilds on the next call.
+   */
+  applyChanges(paths: readonly string[]): CatalogChange | undefined;
+  /**
+   * A stat-only walk of the whole tree (kind, size, mtime, ctime, inode of each entry, and where each symlink
+   * points) compared with what the store last read; re-reads only the entries that differ, through
+   * `applyChanges`. Repairs whatever the watcher missed. Costs about one `lstat` per file.
+   */
+  reconcile(): CatalogChange | undefined;
+  /** The snapshot the current state was read into. For tests and diagnostics. */
+  snapshot(): Snapshot;
+}
+
+/**
+ * Reads the whole tree and builds generation 1 before returning. Throws `RootError` for an unusable root and
+ * whatever `buildCatalog` throws. The store never watches by itself: without `createWatcher` it is a source that
+ * never changes, which is what `serve` without `--watch` wants.
+ */
+export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
+  const reader = createReader(
+    options.root,
+    options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes },
+  );
+  const build = options.buildCatalog ?? defaultBuildCatalog;
+  const buildOptions = options.build ?? {};
+  const now = options.now ?? Date.now;
+  const listeners = new Set<(change: CatalogChange) => void>();
+
+  const initial = createReadResult();
+  for (const directory of contentDirectories) reader.read(directory, initial);
+  // Fingerprints and followed symlinks of what was last read. Internal bookkeeping, mutated in place; the
+  // snapshot itself is never mutated once published.
+  const prints = initial.prints;
+  const links = initial.links;
+  let snapshot = buildSnapshot(initial.files, initial.problems);
+  let files: ReadonlyMap<string, SourceFile> = snapshot.files;
+  let problems: ReadonlyMap<string, FileProblem> = initial.problems;
+  let generation: Generation = { number: 1, ...build(snapshot, buildOptions), builtAt: now() };
+  // Set when a rebuild threw: the snapshot moved on without a generation, so the next call must rebuild.
+  let stale = false;
+  let busy = false;
+
+  function assertIdle(): void {
+    if (busy)
+      throw new Error('CatalogStore: applyChanges/reconcile called from inside a rebuild or subscriber');
+  }
+
+  function applyChanges(paths: readonly string[]): CatalogChange | undefined {
+    assertIdle();
+    busy = true;
+    try {
+      return apply(paths);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function apply(paths: readonly string[]): CatalogChange | undefined {
+    const started = performance.now();
+    const targets = collapse(expandAliases(normalizeTargets(paths), reader, links));
+    if (targets.length === 0 && !stale) return undefined;
+    const targetSet = new Set(targets);
+
+    // The leaves we knew in the affected subtrees. A known leaf has no subtree, so only unknown targets (new
+    // paths, or directories) need the one pass over every known path.
+    const affected = new Set<string>();
+    const unknown = new Set<string>();
+    for (const target of targets) {
+      if (prints.has(target)) affected.add(target);
+      else unknown.add(target);
+    }
+    if (unknown.size > 0) {
+      for (const key of prints.keys()) if (isUnder(key, unknown)) affected.add(key);
+    }
+
+    const fresh = createReadResult();
+    for (const target of targets) reader.read(target, fresh);
+
+    const changedPaths: string[] = [];
+    const nextFiles = new Map<string, SourceFile>();
+    for (const key of affected) {
+      if (!fresh.files.has(key) && !fresh.problems.has(key)) changedPaths.push(key);
+    }
+    for (const [key, file] of fresh.files) {
+      const before = files.get(key);
+      // Same bytes: keep the old entry, mtime included, so a no-op save changes nothing a host sees.
+      if (before !== undefined && bytesEqual(before.bytes, file.bytes)) nextFiles.set(key, before);
+      else {
+        nextFiles.set(key, file);
+        changedPaths.push(key);
+      }
+    }
+    for (const [key, problem] of fresh.problems) {
+      const before = problems.get(key);
+      if (before === undefined || before.kind !== problem.kind || before.detail !== problem.detail) {
+        changedPaths.push(key);
+      }
+    }
+
+    for (const key of affected) prints.delete(key);
+    for (const [key, print] of fresh.prints) prints.set(key, print);
+    for (const key of [...links.keys()]) if (isUnder(key, targetSet)) links.delete(key);
+    for (const [key, real] of fresh.links) links.set(key, real);
+
+    if (changedPaths.length === 0 && !stale) return undefined;
+
+    const filesCopy = new Map(files);
+    const problemsCopy = new Map(problems);
+    for (const key of affected) {
+      filesCopy.delete(key);
+      problemsCopy.delete(key);
+    }
+    for (const [key, file] of nextFiles) filesCopy.set(key, file);
+    for (const [key, problem] of fresh.problems) {
+      filesCopy.delete(key);
+      problemsCopy.set(key, problem);
+    }
+    for (const key of nextFiles.keys()) problemsCopy.delete(key);
+    snapshot = buildSnapshot(filesCopy, problemsCopy);
+    files = snapshot.files;
+    problems = problemsCopy;
+
+    stale = true;
+    const result = build(snapshot, buildOptions);
+    stale = false;
+    const previous = generation;
+    const current: Generation = { number: previous.number + 1, ...result, builtAt: now() };
+    const diff = diffCatalogs(previous.catalog, current.catalog);
+    generation = current;
+    const change: CatalogChange = {
+      ...diff,
+      previous,
+      current,
+      changedPaths: changedPaths.sort(comparePaths),
+      rebuildMs: performance.now() - started,
+    };
+    for (const listener of [...listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        try {
+          options.onError?.(error);
+        } catch {
+          // A failing error reporter must not take the store down with it.
+        }
+      }
+    }
+    return change;
+  }
+
+  function reconcile(): CatalogChange | undefined {
+    assertIdle();
+    const fresh = createReadResult();
+    for (const directory of contentDirectories) reader.stat(directory, fresh);
+    const differing: string[] = [];
+    for (const [key, print] of fresh.prints) if (prints.get(key) !== print) differing.push(key);
+    for (const key of prints.keys()) if (!fresh.prints.has(key)) differing.push(key);
+    return applyChanges(differing);
+  }
+
+  return {
+    root: reader.root,
+    current: () => generation,
+    subscribe(listener) {
+      // Wrapped so the same function can subscribe twice and each unsubscribe removes only its own.
+      const entry = (change: CatalogChange) => listener(change);
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+      };
+    },
+    applyChanges,
+    reconcile,
+    snapshot: () => snapshot,
+  };
+}
+
+/** A `CatalogSource` over one fixed generation: `subscribe` never calls back. For tests and one-shot serving. */
+export function createStaticSource(generation: Generation): CatalogSource {
+  return { current: () => generation, subscribe: () => () => {} };
+}
+
+/** Posix-normalises and keeps content paths; `''` or `.` stands for the whole tree. */
+function normalizeTargets(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of paths) {
+    const path = raw
+      .split('/')
+      .filter((segment) => segment !== '' && segment !== '.')
+      .join('/');
+    if (path === '') out.push(...contentDirectories);
+    else if (isContentPath(path)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * A change below the target of a symlink that resolves inside the root also changes what the link serves;
+ * the watcher only reports the target's path, so add the link's path too (one level of aliasing; reconcile
+ * catches the rest).
+ */
+function expandAliases(paths: string[], reader: Reader, links: ReadonlyMap<string, string>): string[] {
+  if (links.size === 0) return paths;
+  const out = [...paths];
+  for (const path of paths) {
+    const physical = `${reader.rootReal}/${path}`;
+    for (const [link, real] of links) {
+      if (physical === real) out.push(link);
+      else if (physical.startsWith(`${real}/`)) out.push(link + physical.slice(real.length));
+    }
+  }
+  return out;
+}
+
+/** Sorted, unique, and without any path whose ancestor is also present (the ancestor's walk covers it). */
+function collapse(paths: string[]): string[] {
+  const set = new Set(paths);
+  return [...set].filter((path) => !hasAncestorIn(path, set)).sort(comparePaths);
+}
+
+function isUnder(path: string, set: ReadonlySet<string>): boolean {
+  return set.has(path) || hasAncestorIn(path, set);
+}
+
+function hasAncestorIn(path: string, set: ReadonlySet<string>): boolean {
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
+    if (set.has(path.slice(0, i))) return true;
+  }
+  return false;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
+}

@@ -1,0 +1,479 @@
+/**
+ * The loader: reads a content root's `knowledge/` and `skills/` trees from disk into a `Snapshot`, keeping every
+ * byte it hands over inside the root.
+ *
+ * Everything here is synchronous on purpose: `readFileSync`-style calls are 10–25× faster than `fs.promises` on
+ * small files, and a synchronous walk cannot interleave with a rebuild. Every byte goes through one primitive
+ * (`readFileBytes`), and every path through one dispatch (`visitEntry`), so the full read, the incremental
+ * re-read and the stat-only reconcile walk apply exactly the same rules.
+ */
+import fs from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { FileProblem, FileProblemKind, Snapshot, SourceFile } from '../core/types.js';
+
+/** The top-level directories of a content root that hold content; everything else under the root is ignored. */
+export const contentDirectories = ['knowledge', 'skills'] as const;
+
+/** The per-file cap when none is given: 10 MiB. */
+export const defaultMaxFileBytes = 10 * 1024 * 1024;
+
+export interface ReadOptions {
+  /** Files larger than this are reported as `too-large` and their bytes are not read. @default 10 MiB */
+  readonly maxFileBytes?: number;
+}
+
+/** Why a content root cannot be used at all. The CLI turns it into exit code 2. */
+export class RootError extends Error {
+  override readonly name = 'RootError';
+  constructor(
+    /** The root as given. */
+    readonly root: string,
+    readonly reason: 'missing' | 'not-directory' | 'unreadable',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Editor and tool droppings that are never content: hidden names (which covers `.#lock` files and `.git`),
+ * backups (`~`), vim swap files and its `4913` probe, `.tmp` files, JetBrains safe-write temporaries, and
+ * `node_modules`. The watcher ignores the same names, so a temp file never causes a rebuild.
+ */
+export function isIgnoredName(name: string): boolean {
+  return (
+    name.startsWith('.') ||
+    name.endsWith('~') ||
+    name.endsWith('.swp') ||
+    name.endsWith('.swx') ||
+    name.endsWith('.tmp') ||
+    name.endsWith('___jb_tmp___') ||
+    name.endsWith('___jb_old___') ||
+    name === '4913' ||
+    name === 'node_modules'
+  );
+}
+
+/**
+ * True when `path` (posix, relative to the root) is a content root's top-level directory or lies below one,
+ * and none of its segments is ignored. The root itself (`''`) is not a content path.
+ */
+export function isContentPath(path: string): boolean {
+  if (path === '') return false;
+  const segments = path.split('/');
+  const first = segments[0]!;
+  if (first !== 'knowledge' && first !== 'skills') return false;
+  return segments.every((segment) => segment !== '' && segment !== '..' && !isIgnoredName(segment));
+}
+
+/**
+ * What one walk found, keyed by posix path relative to the root. Maps are filled in place by `Reader.read` and
+ * `Reader.stat`; the caller owns them.
+ */
+export interface ReadResult {
+  /** Files whose bytes were read (empty for a stat walk). */
+  readonly files: Map<string, SourceFile>;
+  /** Entries that cannot be served, one per path. */
+  readonly problems: Map<string, FileProblem>;
+  /**
+   * A fingerprint of every leaf (file or problem) from `lstat` (kind, size, mtime, ctime, inode) plus, for a
+   * followed symlink, its real target and the target's stat. Two walks give the same string for an entry iff
+   * nothing a reader could notice changed. ctime is included because `chmod` moves only ctime, and the inode
+   * because a replace can keep size and mtime.
+   */
+  readonly prints: Map<string, string>;
+  /**
+   * Symlinks that point inside the root: link path → real target path (a file or a directory), or for a
+   * dangling link the path it would resolve to. Lets a change reported at the target re-read the link.
+   */
+  readonly links: Map<string, string>;
+}
+
+/** An empty `ReadResult` to walk into. */
+export function createReadResult(): ReadResult {
+  return { files: new Map(), problems: new Map(), prints: new Map(), links: new Map() };
+}
+
+/** A content root opened once: its real path is resolved at creation and every later read is checked against it. */
+export interface Reader {
+  /** The root as given, made absolute. */
+  readonly root: string;
+  /** `realpath(root)`: every byte read lies below it. */
+  readonly rootReal: string;
+  readonly maxFileBytes: number;
+  /**
+   * Reads `path` into `into`: a file's bytes, or every file below it when it is a directory; nothing when it
+   * is gone, not a content path, or lies below an entry that is not a readable directory inside the root (that
+   * entry carries the problem). Never throws for anything on disk.
+   */
+  read(path: string, into: ReadResult): void;
+  /** The same walk as `read`, recording `prints`, `problems` and `links` but never opening a file. */
+  stat(path: string, into: ReadResult): void;
+}
+
+/**
+ * Opens a content root. Throws `RootError` when `root` does not exist, is not a directory, or cannot be
+ * resolved; nothing below the root ever throws.
+ */
+export function createReader(root: string, options: ReadOptions = {}): Reader {
+  const absolute = resolve(root);
+  let rootReal: string;
+  try {
+    rootReal = fs.realpathSync.native(absolute);
+    if (!fs.statSync(rootReal).isDirectory()) {
+      throw new RootError(root, 'not-directory', `The content root ${absolute} is not a directory.`);
+    }
+  } catch (error) {
+    if (error instanceof RootError) throw error;
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new RootError(root, 'missing', `The content root ${absolute} does not exist.`);
+    }
+    throw new RootError(
+      root,
+      'unreadable',
+      `The content root ${absolute} cannot be read (${code ?? 'error'}).`,
+    );
+  }
+  const context: Context = {
+    rootReal,
+    maxFileBytes: options.maxFileBytes ?? defaultMaxFileBytes,
+    readBytes: true,
+  };
+  const statContext: Context = { ...context, readBytes: false };
+  return {
+    root: absolute,
+    rootReal,
+    maxFileBytes: context.maxFileBytes,
+    read: (path, into) => readPath(context, path, into),
+    stat: (path, into) => readPath(statContext, path, into),
+  };
+}
+
+/**
+ * Reads the whole content tree under `root`: every file below `knowledge/` and `skills/` that is not ignored,
+ * with a `FileProblem` for each entry that cannot be served. Missing content directories are fine (empty).
+ * Files are keyed in code-point order of their path and problems are sorted by path, so two reads of the same
+ * tree are equal. Throws `RootError` when the root itself is unusable.
+ */
+export function readSnapshot(root: string, options: ReadOptions = {}): Snapshot {
+  const reader = createReader(root, options);
+  const result = createReadResult();
+  for (const directory of contentDirectories) reader.read(directory, result);
+  return buildSnapshot(result.files, result.problems);
+}
+
+/** What `readEntry` found at one path. `directory` means the path is a directory: walk it with `Reader.read`. */
+export type EntryResult =
+  | { readonly file: SourceFile }
+  | { readonly problem: FileProblem }
+  | { readonly missing: true }
+  | { readonly directory: true };
+
+/**
+ * Reads one path by the same rules as `readSnapshot`. `missing` covers a path that is gone, ignored, outside
+ * the content directories, or below an entry that carries its own problem (an escaping or broken symlinked
+ * directory). Throws `RootError` when the root itself is unusable.
+ */
+export function readEntry(root: string, path: string, options: ReadOptions = {}): EntryResult {
+  const reader = createReader(root, options);
+  const result = createReadResult();
+  reader.read(path, result);
+  const file = result.files.get(path);
+  if (file) return { file };
+  const problem = result.problems.get(path);
+  if (problem) return { problem };
+  if (result.files.size > 0 || result.problems.size > 0 || isWalkableDirectory(reader, path)) {
+    return { directory: true };
+  }
+  return { missing: true };
+}
+
+/** Builds an immutable-by-contract `Snapshot`: files in code-point path order, problems sorted by path. */
+export function buildSnapshot(
+  files: ReadonlyMap<string, SourceFile>,
+  problems: ReadonlyMap<string, FileProblem>,
+): Snapshot {
+  const sortedFiles = new Map([...files].sort(([a], [b]) => comparePaths(a, b)));
+  const sortedProblems = [...problems.values()].sort((a, b) => comparePaths(a.path, b.path));
+  return { files: sortedFiles, problems: sortedProblems };
+}
+
+/** Code-point order, independent of locale. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Context {
+  readonly rootReal: string;
+  readonly maxFileBytes: number;
+  /** False for the stat-only reconcile walk: never open a file. */
+  readonly readBytes: boolean;
+}
+
+// Linux exposes what an open descriptor really points at; after opening we check it, so a directory swapped
+// for a symlink between the walk and the open cannot redirect the read outside the root.
+const procFdAvailable = (() => {
+  try {
+    return fs.statSync('/proc/self/fd').isDirectory();
+  } catch {
+    return false;
+  }
+})();
+
+const openFlags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+function readPath(context: Context, path: string, into: ReadResult): void {
+  if (!isContentPath(path)) return;
+  const segments = path.split('/');
+  // Resolve the ancestors the way the full walk would have reached them. When one of them is not a directory
+  // inside the root, the full walk never gets below it, and that ancestor's own entry carries the problem.
+  let parentReal = context.rootReal;
+  const chain = [context.rootReal];
+  for (let i = 0; i < segments.length - 1; i++) {
+    const next = resolveDirectory(context, `${parentReal}/${segments[i]}`, chain);
+    if (next === undefined) return;
+    parentReal = next;
+    chain.push(next);
+  }
+  visitEntry(context, path, parentReal, segments[segments.length - 1]!, chain, into);
+}
+
+/** The real path of a directory the walk would descend into, or undefined when it would not. */
+function resolveDirectory(context: Context, candidate: string, chain: readonly string[]): string | undefined {
+  try {
+    const lst = fs.lstatSync(candidate);
+    if (lst.isDirectory()) return candidate;
+    if (!lst.isSymbolicLink()) return undefined;
+    const real = fs.realpathSync.native(candidate);
+    if (!isInside(context.rootReal, real) || chain.includes(real)) return undefined;
+    return fs.statSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Dispatches one entry. `parentReal` is the real path of its directory (inside the root), `chain` the real
+ * paths of the directories on the way down, used to stop a symlinked directory from looping.
+ */
+function visitEntry(
+  context: Context,
+  path: string,
+  parentReal: string,
+  name: string,
+  chain: readonly string[],
+  into: ReadResult,
+): void {
+  const candidate = `${parentReal}/${name}`;
+  let lst: fs.Stats;
+  try {
+    lst = fs.lstatSync(candidate);
+  } catch (error) {
+    // Gone between readdir and lstat: simply absent.
+    if (isVanished(error)) return;
+    addProblem(into, path, 'unreadable', errorCode(error), `error:${errorCode(error)}`);
+    return;
+  }
+  const print = fingerprint(lst);
+
+  if (lst.isSymbolicLink()) {
+    let real: string;
+    try {
+      real = fs.realpathSync.native(candidate);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'EACCES' || code === 'EPERM') addProblem(into, path, 'unreadable', code, print);
+      else addProblem(into, path, 'symlink-broken', code === 'ELOOP' ? 'loop' : 'dangling', print);
+      // Remember where a dangling link would point, so creating that file also re-reads the link.
+      const target = readLinkTarget(candidate);
+      if (target !== undefined && isInside(context.rootReal, target)) into.links.set(path, target);
+      return;
+    }
+    if (!isInside(context.rootReal, real)) {
+      // Never stat or read the target: where an escaping link points is none of our business.
+      addProblem(into, path, 'symlink-escape', undefined, `${print}>${real}`);
+      return;
+    }
+    let target: fs.Stats;
+    try {
+      target = fs.statSync(real);
+    } catch (error) {
+      if (isVanished(error)) addProblem(into, path, 'symlink-broken', 'dangling', print);
+      else addProblem(into, path, 'unreadable', errorCode(error), print);
+      return;
+    }
+    into.links.set(path, real);
+    const linkPrint = `${print}>${real}|${fingerprint(target)}`;
+    if (target.isDirectory()) {
+      if (real === context.rootReal || chain.includes(real)) {
+        addProblem(into, path, 'symlink-broken', 'loop', linkPrint);
+        return;
+      }
+      walkDirectory(context, path, real, [...chain, real], into, linkPrint);
+    } else if (target.isFile()) {
+      visitFile(context, path, real, target, linkPrint, into);
+    } else {
+      addProblem(into, path, 'not-regular', undefined, linkPrint);
+    }
+    return;
+  }
+
+  if (lst.isDirectory()) walkDirectory(context, path, candidate, [...chain, candidate], into, print);
+  else if (lst.isFile()) visitFile(context, path, candidate, lst, print, into);
+  else addProblem(into, path, 'not-regular', undefined, print);
+}
+
+function walkDirectory(
+  context: Context,
+  path: string,
+  real: string,
+  chain: readonly string[],
+  into: ReadResult,
+  print: string,
+): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(real);
+  } catch (error) {
+    if (isVanished(error)) return;
+    addProblem(into, path, 'unreadable', errorCode(error), `dir:${print}`);
+    return;
+  }
+  names.sort(comparePaths);
+  for (const name of names) {
+    if (isIgnoredName(name)) continue;
+    visitEntry(context, `${path}/${name}`, real, name, chain, into);
+  }
+}
+
+function visitFile(
+  context: Context,
+  path: string,
+  real: string,
+  stats: fs.Stats,
+  print: string,
+  into: ReadResult,
+): void {
+  if (!context.readBytes) {
+    // The stat walk reports what a read would report without opening anything: size is all it can check.
+    if (stats.size > context.maxFileBytes) addProblem(into, path, 'too-large', String(stats.size), print);
+    else into.prints.set(path, print);
+    return;
+  }
+  const outcome = readFileBytes(context, real);
+  if (outcome === undefined) return;
+  if ('problem' in outcome) {
+    addProblem(into, path, outcome.problem, outcome.detail, print);
+    return;
+  }
+  into.files.set(path, { path, bytes: outcome.bytes, mtimeMs: outcome.mtimeMs });
+  into.prints.set(path, print);
+}
+
+type ReadOutcome =
+  | { readonly bytes: Uint8Array; readonly mtimeMs: number }
+  | { readonly problem: FileProblemKind; readonly detail?: string }
+  | undefined;
+
+/**
+ * The one primitive that reads bytes. `real` is a resolved path inside the root. The open refuses to follow a
+ * symlink and never blocks (a FIFO swapped in stays harmless); what was opened is then checked — a regular
+ * file, really inside the root, not over the cap — before a single byte is read. Undefined when the file
+ * vanished or was swapped for a link since it was resolved: the change that did it brings its own event.
+ */
+function readFileBytes(context: Context, real: string): ReadOutcome {
+  let fd: number;
+  try {
+    fd = fs.openSync(real, openFlags);
+  } catch (error) {
+    const code = errorCode(error);
+    if (isVanished(error) || code === 'ELOOP') return undefined;
+    return { problem: 'unreadable', detail: code };
+  }
+  try {
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile()) return { problem: 'not-regular' };
+    if (procFdAvailable) {
+      const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (!isInside(context.rootReal, opened.replace(/ \(deleted\)$/, '')))
+        return { problem: 'symlink-escape' };
+    }
+    if (stats.size > context.maxFileBytes) return { problem: 'too-large', detail: String(stats.size) };
+    return { bytes: readAll(fd, stats.size), mtimeMs: stats.mtimeMs };
+  } catch (error) {
+    if (isVanished(error)) return undefined;
+    return { problem: 'unreadable', detail: errorCode(error) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Reads the `size` bytes `fstat` reported, as `readFileSync` does: a file that grows meanwhile is being
+ * written, and the write brings its own event and re-read. Returns a plain `Uint8Array` over memory of its
+ * own (never Node's shared pool), so `bytes.buffer` holds nothing else.
+ */
+function readAll(fd: number, size: number): Uint8Array {
+  const buffer = Buffer.allocUnsafeSlow(size);
+  let length = 0;
+  while (length < size) {
+    const read = fs.readSync(fd, buffer, length, size - length, length);
+    if (read === 0) break;
+    length += read;
+  }
+  return toPlain(buffer, length);
+}
+
+function readLinkTarget(link: string): string | undefined {
+  try {
+    return resolve(dirname(link), fs.readlinkSync(link));
+  } catch {
+    return undefined;
+  }
+}
+
+function toPlain(buffer: Buffer, length: number): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+}
+
+function isWalkableDirectory(reader: Reader, path: string): boolean {
+  if (!isContentPath(path)) return false;
+  try {
+    const real = fs.realpathSync.native(`${reader.rootReal}/${path}`);
+    return isInside(reader.rootReal, real) && fs.statSync(real).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function addProblem(
+  into: ReadResult,
+  path: string,
+  kind: FileProblemKind,
+  detail: string | undefined,
+  print: string,
+): void {
+  into.problems.set(path, detail === undefined ? { path, kind } : { path, kind, detail });
+  into.prints.set(path, print);
+}
+
+function fingerprint(stats: fs.Stats): string {
+  const kind = stats.isFile() ? 'f' : stats.isDirectory() ? 'd' : stats.isSymbolicLink() ? 'l' : 'o';
+  return `${kind}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`;
+}
+
+function isInside(rootReal: string, real: string): boolean {
+  return rootReal === '/' ? real.startsWith('/') : real.startsWith(`${rootReal}/`);
+}
+
+function isVanished(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}

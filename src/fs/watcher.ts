@@ -1,0 +1,406 @@
+/**
+ * Feeds a `CatalogStore` from chokidar 5 events: batches bursts, hands each batch to `store.applyChanges`, and
+ * reconciles against the disk after bursts, periodically, and — when the OS will not give us more inotify
+ * watches or file descriptors — instead of watching at all.
+ *
+ * Events are hints; the disk is the truth. A batch carries only paths, and the store re-reads each path when
+ * the batch runs, so an atomic save (unlink + add, or rename over) within a window resolves to "changed", and a
+ * delete is published only if the path is really gone at that moment.
+ */
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
+import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
+import type { CatalogChange } from '../core/types.js';
+import type { CatalogStore } from './catalog-store.js';
+import { isContentPath } from './read-snapshot.js';
+
+export interface WatcherBatch {
+  /** Wall-clock ms when the batch ran. */
+  readonly at: number;
+  /** Distinct paths handed to the store. */
+  readonly paths: number;
+  /** chokidar events (not raw inotify events) folded into the batch. */
+  readonly events: number;
+  /** From the batch's first event to the moment it ran: the latency batching adds. */
+  readonly waitMs: number;
+  /** Re-read plus rebuild time, when a generation was published. */
+  readonly rebuildMs?: number;
+  /** The generation current after the batch. */
+  readonly generation: number;
+  /** False when the batch changed nothing a host sees (identical bytes) and no generation was published. */
+  readonly published: boolean;
+}
+
+export interface WatcherStatus {
+  /** `events`: chokidar is watching. `polling`: a full reconcile every `pollIntervalMs` instead. */
+  readonly mode: 'events' | 'polling' | 'closed';
+  /** Why the watcher polls (forced, or the error that made it give up on events). */
+  readonly reason?: string;
+  /** Directories and files chokidar watches (about one inotify watch each); up to a second old. */
+  readonly watchedPaths?: number;
+  /** Wall-clock ms of the last finished reconcile. */
+  readonly lastReconcileAt?: number;
+  readonly lastBatch?: WatcherBatch;
+}
+
+export interface WatcherOptions {
+  /** Quiet time that closes a batch; the window opens at the first event. @default 15 */
+  readonly batchMs?: number;
+  /** A batch runs at most this long after its first event, however busy the disk. @default 200 */
+  readonly maxBatchMs?: number;
+  /** A full reconcile this often while watching (the timer does not keep the process alive). @default 5000 */
+  readonly reconcileIntervalMs?: number;
+  /** A full reconcile this often in polling mode. @default 1000 */
+  readonly pollIntervalMs?: number;
+  /** A batch of more events than this reconciles when it ends, as does any new directory. @default 200 */
+  readonly burstEvents?: number;
+  /**
+   * After a burst or a new directory, reconcile once more when no event came for this long: chokidar misses
+   * files created in a directory it has just started watching, and no later event would reveal them.
+   * @default 250
+   */
+  readonly settleMs?: number;
+  /** Never start chokidar; poll from the start (for tests, and for file systems without inotify). */
+  readonly forcePolling?: boolean;
+  /**
+   * Called after every batch that named a content path, with what the store published (undefined: nothing)
+   * and the batch's paths.
+   */
+  readonly onBatch?: (change: CatalogChange | undefined, paths: readonly string[]) => void;
+  /** Receives rebuild failures and chokidar errors that do not stop watching. */
+  readonly onError?: (error: unknown) => void;
+  /** Called when the mode changes: once ready, on falling back to polling, and on close. */
+  readonly onStatus?: (status: WatcherStatus) => void;
+  /** @default Date.now */
+  readonly now?: () => number;
+  /** Injectable for tests (e.g. to emit a fake ENOSPC). @default chokidar's watch */
+  readonly watch?: (paths: string, options: ChokidarOptions) => FSWatcher;
+}
+
+export interface Watcher {
+  /** Resolves once events are flowing (or polling has started) and the first reconcile ran. Never rejects. */
+  readonly ready: Promise<void>;
+  /** Stops watching and every timer; a batch still pending is dropped. Idempotent. */
+  close(): Promise<void>;
+  status(): WatcherStatus;
+}
+
+// Errors after which chokidar cannot watch everything: out of inotify watches, or of file descriptors.
+const fatalWatchErrors = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
+
+/**
+ * Starts watching `store.root`'s `knowledge/` and `skills/` and applying changes to `store` in batches. The
+ * root itself is watched at its top level only, to notice those directories being created or removed. The
+ * caller owns the store; the watcher only calls `applyChanges` and `reconcile`, one at a time, from timers.
+ */
+export function createWatcher(store: CatalogStore, options: WatcherOptions = {}): Watcher {
+  const batchMs = options.batchMs ?? 15;
+  const maxBatchMs = options.maxBatchMs ?? 200;
+  const reconcileIntervalMs = options.reconcileIntervalMs ?? 5000;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const burstEvents = options.burstEvents ?? 200;
+  const settleMs = options.settleMs ?? 250;
+  const now = options.now ?? Date.now;
+  // chokidar reports paths under what it was given; give it the real root so `relative` always works.
+  const root = realpathSync(store.root);
+
+  let mode: WatcherStatus['mode'] = 'events';
+  let reason: string | undefined;
+  let lastReconcileAt: number | undefined;
+  let lastBatch: WatcherBatch | undefined;
+  let fsw: FSWatcher | undefined;
+
+  let pending = new Set<string>();
+  let pendingRaw = new Set<string>();
+  let pendingEvents = 0;
+  let reconcileAfterBatch = false;
+  let firstEventAt = 0;
+  let lastEventAt = 0;
+  let batchTimer: NodeJS.Timeout | undefined;
+  let settleArmed = false;
+  let settleTimer: NodeJS.Timeout | undefined;
+  let intervalTimer: NodeJS.Timeout | undefined;
+
+  let resolveReady!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    resolveReady = resolve;
+  });
+
+  const report = (error: unknown) => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // A failing error reporter must not take the watcher down with it.
+    }
+  };
+  const emitStatus = () => {
+    try {
+      options.onStatus?.(status());
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  function onEvent(event: string, absolute: string): void {
+    if (mode !== 'events') return;
+    const path = toContentPath(root, absolute);
+    if (path === undefined) return;
+    pendingEvents++;
+    if (event === 'addDir') reconcileAfterBatch = true;
+    hint(path);
+  }
+
+  /**
+   * chokidar's own `change` logic drops the second of two atomic saves that follow each other closely (its
+   * per-file watcher is being replaced when the next rename lands), so every raw inotify event it received is
+   * a hint too. They are only collected here, deduplicated, and resolved to paths when the batch runs
+   * (`resolveRawHints`): a burst repeats each path several times, and the event loop has better things to do.
+   */
+  function onRaw(_event: string, filename: unknown, details: unknown): void {
+    if (mode !== 'events') return;
+    const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (typeof watched !== 'string') return;
+    const name = typeof filename === 'string' && filename !== '' ? filename : undefined;
+    // A file's own watcher reports the file's name; any other name comes from a directory's watcher, and
+    // then the entry alone decides, without a syscall: the root's other files and `.swp` files never batch.
+    if (name !== undefined && name !== basename(watched)) {
+      if (toContentPath(root, join(watched, name)) === undefined) return;
+    } else if (toContentPath(root, watched) === undefined) return;
+    pendingRaw.add(name === undefined ? watched : `${watched}\0${name}`);
+    touchBatch();
+  }
+
+  /**
+   * A raw event names either a watched file, or an entry of a watched directory. Directories are skipped:
+   * their `addDir`/`unlinkDir` arrive reliably, and re-reading one walks its whole subtree.
+   */
+  function resolveRawHints(): void {
+    for (const raw of pendingRaw) {
+      const [watched, filename] = raw.split('\0') as [string, string | undefined];
+      let candidate = watched;
+      if (statKind(watched) === 'directory') {
+        if (filename === undefined) continue;
+        candidate = join(watched, filename);
+        if (statKind(candidate) === 'directory') continue;
+      }
+      const path = toContentPath(root, candidate);
+      if (path !== undefined) pending.add(path);
+    }
+    pendingRaw = new Set();
+  }
+
+  function hint(path: string): void {
+    pending.add(path);
+    touchBatch();
+  }
+
+  function touchBatch(): void {
+    const at = now();
+    lastEventAt = at;
+    if (batchTimer === undefined) {
+      firstEventAt = at;
+      batchTimer = setTimeout(onBatchTimer, batchMs);
+    }
+    if (settleArmed && settleTimer === undefined) settleTimer = setTimeout(onSettleTimer, settleMs);
+  }
+
+  // Re-arming on fire instead of on every event keeps a 10,000-event burst at a handful of timer operations.
+  function onBatchTimer(): void {
+    const at = now();
+    const due = Math.min(lastEventAt + batchMs, firstEventAt + maxBatchMs);
+    if (at < due) {
+      batchTimer = setTimeout(onBatchTimer, due - at);
+      return;
+    }
+    batchTimer = undefined;
+    runBatch(at);
+  }
+
+  function runBatch(at: number): void {
+    if (mode !== 'events') return;
+    resolveRawHints();
+    const paths = [...pending];
+    const events = pendingEvents;
+    const reconcileAfter = reconcileAfterBatch || events > burstEvents;
+    pending = new Set();
+    pendingEvents = 0;
+    reconcileAfterBatch = false;
+    if (paths.length === 0 && !reconcileAfter) return;
+
+    let change: CatalogChange | undefined;
+    try {
+      change = store.applyChanges(paths);
+    } catch (error) {
+      report(error);
+    }
+    if (reconcileAfter) {
+      // While a burst trickles in, one reconcile per settle period is plenty: the settle reconcile after the
+      // last event is the one that guarantees convergence.
+      if (lastReconcileAt === undefined || now() - lastReconcileAt >= settleMs) runReconcile();
+      settleArmed = true;
+      if (settleTimer === undefined) settleTimer = setTimeout(onSettleTimer, settleMs);
+    }
+    lastBatch = {
+      at,
+      paths: paths.length,
+      events,
+      waitMs: at - firstEventAt,
+      ...(change === undefined ? {} : { rebuildMs: change.rebuildMs }),
+      generation: store.current().number,
+      published: change !== undefined,
+    };
+    try {
+      options.onBatch?.(change, paths);
+    } catch (error) {
+      report(error);
+    }
+  }
+
+  function onSettleTimer(): void {
+    const at = now();
+    const due = lastEventAt + settleMs;
+    if (at < due) {
+      settleTimer = setTimeout(onSettleTimer, due - at);
+      return;
+    }
+    settleTimer = undefined;
+    settleArmed = false;
+    runReconcile();
+  }
+
+  function runReconcile(): void {
+    if (mode === 'closed') return;
+    try {
+      store.reconcile();
+    } catch (error) {
+      report(error);
+    }
+    lastReconcileAt = now();
+  }
+
+  function startPolling(why: string): void {
+    if (mode !== 'events') return;
+    mode = 'polling';
+    reason = why;
+    clearTimers();
+    pending = new Set();
+    pendingRaw = new Set();
+    pendingEvents = 0;
+    const closing = fsw?.close();
+    fsw = undefined;
+    closing?.catch(report);
+    runReconcile();
+    intervalTimer = setInterval(runReconcile, pollIntervalMs);
+    intervalTimer.unref();
+    emitStatus();
+    resolveReady();
+  }
+
+  function clearTimers(): void {
+    clearTimeout(batchTimer);
+    clearTimeout(settleTimer);
+    clearInterval(intervalTimer);
+    batchTimer = undefined;
+    settleTimer = undefined;
+    intervalTimer = undefined;
+    settleArmed = false;
+  }
+
+  // Counting walks chokidar's whole table, and a UI may ask on every render: recount at most once a second.
+  let watchedCount: { at: number; count: number } | undefined;
+  function watchedPaths(watcher: FSWatcher): number {
+    const at = now();
+    if (watchedCount === undefined || at - watchedCount.at >= 1000) {
+      watchedCount = { at, count: countWatched(watcher) };
+    }
+    return watchedCount.count;
+  }
+
+  function status(): WatcherStatus {
+    return {
+      mode,
+      ...(reason === undefined ? {} : { reason }),
+      ...(fsw === undefined ? {} : { watchedPaths: watchedPaths(fsw) }),
+      ...(lastReconcileAt === undefined ? {} : { lastReconcileAt }),
+      ...(lastBatch === undefined ? {} : { lastBatch }),
+    };
+  }
+
+  if (options.forcePolling) {
+    startPolling('polling forced');
+  } else {
+    const watchFn = options.watch ?? watch;
+    fsw = watchFn(root, {
+      ignoreInitial: true,
+      atomic: true,
+      // Never watch through a symlink: it may lead outside the root. Changes behind an in-root link are
+      // mapped to the link by the store, and reconcile covers the rest.
+      followSymlinks: false,
+      // Report unreadable files as events (the store turns them into `unreadable` problems) rather than
+      // skipping them silently.
+      ignorePermissionErrors: true,
+      ignored: (absolute: string) => {
+        const path = relative(root, absolute);
+        return path !== '' && !isContentPath(path.split(sep).join('/'));
+      },
+    });
+    fsw.on('all', onEvent);
+    fsw.on('raw', onRaw);
+    fsw.on('error', (error: unknown) => {
+      const code = errorCode(error);
+      if (code !== undefined && fatalWatchErrors.has(code)) {
+        startPolling(`${code}: the watcher cannot watch every file; polling every ${pollIntervalMs} ms`);
+      } else report(error);
+    });
+    fsw.once('ready', () => {
+      if (mode !== 'events') return;
+      // Anything that changed between the store's first read and chokidar's initial scan.
+      runReconcile();
+      intervalTimer = setInterval(runReconcile, reconcileIntervalMs);
+      intervalTimer.unref();
+      emitStatus();
+      resolveReady();
+    });
+  }
+
+  return {
+    ready,
+    status,
+    async close() {
+      if (mode === 'closed') return;
+      mode = 'closed';
+      clearTimers();
+      const closing = fsw?.close();
+      fsw = undefined;
+      resolveReady();
+      emitStatus();
+      await closing;
+    },
+  };
+}
+
+/** The root-relative posix content path of an absolute path chokidar reported, or undefined. */
+function toContentPath(root: string, absolute: string): string | undefined {
+  const path = relative(root, absolute).split(sep).join('/');
+  return isContentPath(path) ? path : undefined;
+}
+
+function statKind(path: string): 'directory' | 'other' | 'missing' {
+  try {
+    return lstatSync(path).isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+function countWatched(fsw: FSWatcher): number {
+  let count = 0;
+  for (const entries of Object.values(fsw.getWatched())) count += entries.length;
+  return count;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}

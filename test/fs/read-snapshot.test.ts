@@ -1,0 +1,381 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Snapshot } from '../../src/core/types.js';
+import {
+  createReader,
+  createReadResult,
+  RootError,
+  readEntry,
+  readSnapshot,
+} from '../../src/fs/read-snapshot.js';
+import { copyFixture, createTempProject, type TempProject } from '../helpers/temp-project.js';
+
+const SECRET = 'SECRET-7f3a9c-outside-the-root';
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+
+let projects: TempProject[] = [];
+function project(files: Record<string, string | Uint8Array> = {}): TempProject {
+  const created = createTempProject(files);
+  projects.push(created);
+  return created;
+}
+/** A directory outside every project root, holding the secret. */
+function outside(): TempProject {
+  return project({ 'secret.md': SECRET, 'dir/secret.md': SECRET });
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const created of projects) created.cleanup();
+  projects = [];
+});
+
+/** Asserts the secret's bytes appear in no file and no problem of the snapshot. */
+function expectNoSecret(snapshot: Snapshot): void {
+  for (const file of snapshot.files.values()) expect(text(file.bytes)).not.toContain(SECRET);
+  expect(JSON.stringify(snapshot.problems)).not.toContain(SECRET);
+}
+
+describe('readSnapshot', () => {
+  it('reads knowledge/ and skills/ with posix relative paths and skips editor droppings', () => {
+    const p = copyFixture('fs-basic');
+    projects.push(p);
+    p.write('skills/demo/node_modules/pkg/index.js', 'x');
+    p.write('skills/.git/HEAD', 'x');
+    p.write('skills/demo/.#SKILL.md', 'x');
+    p.write('node_modules/pkg/index.js', 'x');
+
+    const snapshot = readSnapshot(p.root);
+
+    expect([...snapshot.files.keys()]).toEqual([
+      'knowledge/documents/general/intro.md',
+      'knowledge/server-scope.json',
+      'skills/base.md',
+      'skills/demo/SKILL.md',
+      'skills/demo/scripts/run.sh',
+    ]);
+    expect(snapshot.problems).toEqual([]);
+    const skill = snapshot.files.get('skills/demo/SKILL.md')!;
+    expect(skill.path).toBe('skills/demo/SKILL.md');
+    expect(text(skill.bytes)).toBe(fs.readFileSync(p.path('skills/demo/SKILL.md'), 'utf8'));
+    expect(skill.mtimeMs).toBe(fs.statSync(p.path('skills/demo/SKILL.md')).mtimeMs);
+    // A plain Uint8Array over its own memory: not a Buffer, not a view into Node's shared pool.
+    expect(Object.getPrototypeOf(skill.bytes)).toBe(Uint8Array.prototype);
+    expect(skill.bytes.byteOffset).toBe(0);
+    expect(skill.bytes.buffer.byteLength).toBe(skill.bytes.byteLength);
+  });
+
+  it('treats missing content directories as empty', () => {
+    expect(readSnapshot(project({ 'README.md': 'x' }).root)).toEqual({ files: new Map(), problems: [] });
+    expect([...readSnapshot(project({ 'skills/base.md': 'b' }).root).files.keys()]).toEqual([
+      'skills/base.md',
+    ]);
+  });
+
+  it('keys files in code-point path order, the same on every read', () => {
+    const p = project({
+      'skills/a-c/x.md': '1',
+      'skills/a/b.md': '2',
+      'skills/B/z.md': '3',
+      'skills/a.md': '4',
+    });
+    const keys = [...readSnapshot(p.root).files.keys()];
+    expect(keys).toEqual(['skills/B/z.md', 'skills/a-c/x.md', 'skills/a.md', 'skills/a/b.md']);
+  });
+
+  it('follows a symlinked file inside the root, reading the target bytes under the link path', () => {
+    const p = project({ 'skills/base.md': 'BASE', 'skills/demo/SKILL.md': 'S' });
+    p.symlink('../base.md', 'skills/demo/base-link.md');
+    const snapshot = readSnapshot(p.root);
+    expect(text(snapshot.files.get('skills/demo/base-link.md')!.bytes)).toBe('BASE');
+    expect(snapshot.problems).toEqual([]);
+  });
+
+  it('walks a symlinked directory inside the root, and stops a link back up as a loop', () => {
+    const p = project({ 'skills/real/SKILL.md': 'R', 'skills/real/refs/a.md': 'A' });
+    p.symlink('real', 'skills/alias');
+    p.symlink('..', 'skills/real/refs/up');
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()]).toEqual([
+      'skills/alias/SKILL.md',
+      'skills/alias/refs/a.md',
+      'skills/real/SKILL.md',
+      'skills/real/refs/a.md',
+    ]);
+    expect(snapshot.problems).toEqual([
+      { path: 'skills/alias/refs/up', kind: 'symlink-broken', detail: 'loop' },
+      { path: 'skills/real/refs/up', kind: 'symlink-broken', detail: 'loop' },
+    ]);
+  });
+
+  it('reports a symlinked file or directory outside the root as symlink-escape and never reads it', () => {
+    const out = outside();
+    const p = project({ 'skills/demo/SKILL.md': 'S' });
+    p.symlink(out.path('secret.md'), 'skills/demo/absolute.md');
+    p.symlink(join('..', '..', '..', out.root.split('/').pop()!, 'secret.md'), 'skills/demo/relative.md');
+    p.symlink(out.path('dir'), 'skills/escaped-dir');
+    p.symlink(out.root, 'knowledge');
+
+    const snapshot = readSnapshot(p.root);
+
+    expect([...snapshot.files.keys()]).toEqual(['skills/demo/SKILL.md']);
+    expect(snapshot.problems).toEqual([
+      { path: 'knowledge', kind: 'symlink-escape' },
+      { path: 'skills/demo/absolute.md', kind: 'symlink-escape' },
+      { path: 'skills/demo/relative.md', kind: 'symlink-escape' },
+      { path: 'skills/escaped-dir', kind: 'symlink-escape' },
+    ]);
+    expectNoSecret(snapshot);
+  });
+
+  it('reports dangling links and link loops as symlink-broken', () => {
+    const p = project({ 'skills/demo/SKILL.md': 'S' });
+    p.symlink('nowhere.md', 'skills/demo/dangling.md');
+    p.symlink('b.md', 'skills/demo/a.md');
+    p.symlink('a.md', 'skills/demo/b.md');
+    p.symlink('missing-dir', 'skills/gone');
+    expect(readSnapshot(p.root).problems).toEqual([
+      { path: 'skills/demo/a.md', kind: 'symlink-broken', detail: 'loop' },
+      { path: 'skills/demo/b.md', kind: 'symlink-broken', detail: 'loop' },
+      { path: 'skills/demo/dangling.md', kind: 'symlink-broken', detail: 'dangling' },
+      { path: 'skills/gone', kind: 'symlink-broken', detail: 'dangling' },
+    ]);
+  });
+
+  it('reports a file over the cap as too-large without reading a byte of it', () => {
+    const p = project({});
+    fs.mkdirSync(p.path('skills/big'), { recursive: true });
+    // Sparse: 50 MB on paper, nothing on disk.
+    fs.writeFileSync(p.path('skills/big/video.bin'), '');
+    fs.truncateSync(p.path('skills/big/video.bin'), 50 * 1024 * 1024);
+    const readSync = vi.spyOn(fs, 'readSync');
+    const readFileSync = vi.spyOn(fs, 'readFileSync');
+
+    const snapshot = readSnapshot(p.root);
+
+    expect(snapshot.problems).toEqual([
+      { path: 'skills/big/video.bin', kind: 'too-large', detail: '52428800' },
+    ]);
+    expect(snapshot.files.size).toBe(0);
+    expect(readSync).not.toHaveBeenCalled();
+    expect(readFileSync).not.toHaveBeenCalled();
+  });
+
+  it('honours maxFileBytes, inclusive', () => {
+    const p = project({ 'skills/a/exact.md': 'x'.repeat(1024), 'skills/a/over.md': 'x'.repeat(1025) });
+    const snapshot = readSnapshot(p.root, { maxFileBytes: 1024 });
+    expect([...snapshot.files.keys()]).toEqual(['skills/a/exact.md']);
+    expect(snapshot.problems).toEqual([{ path: 'skills/a/over.md', kind: 'too-large', detail: '1025' }]);
+  });
+
+  it('reads empty files', () => {
+    const snapshot = readSnapshot(project({ 'skills/a/empty.md': '' }).root);
+    expect(snapshot.files.get('skills/a/empty.md')!.bytes).toEqual(new Uint8Array());
+  });
+
+  it('reports a FIFO as not-regular without blocking on it', () => {
+    const p = project({ 'skills/demo/SKILL.md': 'S' });
+    execFileSync('mkfifo', [p.path('skills/demo/pipe.md')]);
+    const snapshot = readSnapshot(p.root);
+    expect(snapshot.problems).toEqual([{ path: 'skills/demo/pipe.md', kind: 'not-regular' }]);
+    expect([...snapshot.files.keys()]).toEqual(['skills/demo/SKILL.md']);
+  });
+
+  it('treats a file vanishing between readdir and read as simply absent', () => {
+    const p = project({ 'skills/demo/SKILL.md': 'S', 'skills/demo/vanishing.md': 'V' });
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((path, ...rest) => {
+      if (String(path).endsWith('vanishing.md')) fs.unlinkSync(path);
+      return open(path, ...rest);
+    });
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()]).toEqual(['skills/demo/SKILL.md']);
+    expect(snapshot.problems).toEqual([]);
+  });
+
+  it('cannot be redirected outside the root by a file swapped for a link just before the read', () => {
+    const out = outside();
+    const p = project({ 'skills/demo/SKILL.md': 'S' });
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((path, ...rest) => {
+      if (String(path).endsWith('SKILL.md')) {
+        fs.unlinkSync(path);
+        fs.symlinkSync(out.path('secret.md'), path);
+      }
+      return open(path, ...rest);
+    });
+    const snapshot = readSnapshot(p.root);
+    expect(snapshot.files.size).toBe(0);
+    expectNoSecret(snapshot);
+  });
+
+  it.runIf(fs.existsSync('/proc/self/fd'))(
+    'cannot be redirected outside the root by a directory swapped for a link just before the read',
+    () => {
+      const out = outside();
+      fs.writeFileSync(out.path('dir/SKILL.md'), SECRET);
+      const p = project({ 'skills/demo/SKILL.md': 'S' });
+      const open = fs.openSync;
+      vi.spyOn(fs, 'openSync').mockImplementation((path, ...rest) => {
+        if (String(path).endsWith('demo/SKILL.md')) {
+          fs.rmSync(p.path('skills/demo'), { recursive: true });
+          fs.symlinkSync(out.path('dir'), p.path('skills/demo'));
+        }
+        return open(path, ...rest);
+      });
+      const snapshot = readSnapshot(p.root);
+      expect(snapshot.files.size).toBe(0);
+      expect(snapshot.problems).toEqual([{ path: 'skills/demo/SKILL.md', kind: 'symlink-escape' }]);
+      expectNoSecret(snapshot);
+    },
+  );
+
+  it('throws RootError naming the path when the root is missing or not a directory', () => {
+    const missing = join(tmpdir(), 'companion-no-such-root-4b1e');
+    expect(() => readSnapshot(missing)).toThrow(RootError);
+    expect(() => readSnapshot(missing)).toThrow(`The content root ${missing} does not exist.`);
+    const p = project({ 'file.txt': 'x' });
+    try {
+      readSnapshot(p.path('file.txt'));
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RootError);
+      expect((error as RootError).reason).toBe('not-directory');
+      expect((error as RootError).message).toContain(p.path('file.txt'));
+    }
+  });
+
+  describe('an unreadable file (EACCES)', () => {
+    const asRoot = process.getuid?.() === 0;
+    const hasNobody = asRoot && spawnSync('id', ['-u', 'nobody']).status === 0;
+    const runuser = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((path) =>
+      fs.existsSync(path),
+    );
+    if (asRoot && (!hasNobody || runuser === undefined)) {
+      console.warn(
+        'skipping the EACCES case: running as root with no `nobody` user or no runuser to drop to',
+      );
+    }
+
+    it.runIf(!asRoot)('is reported as unreadable with its errno code (as this unprivileged user)', () => {
+      const p = project({ 'skills/demo/SKILL.md': 'S', 'skills/demo/locked.md': SECRET });
+      fs.chmodSync(p.path('skills/demo/locked.md'), 0);
+      const snapshot = readSnapshot(p.root);
+      expect(snapshot.problems).toEqual([
+        { path: 'skills/demo/locked.md', kind: 'unreadable', detail: 'EACCES' },
+      ]);
+      expectNoSecret(snapshot);
+    });
+
+    it.runIf(asRoot && hasNobody && runuser !== undefined)(
+      'is reported as unreadable with its errno code (checked as `nobody`, since root reads anything)',
+      () => {
+        // Root bypasses file permissions, so the check runs in a child as `nobody`, against the loader
+        // transpiled to plain JS (it imports nothing but node builtins at runtime).
+        const work = project({});
+        const source = fs.readFileSync(new URL('../../src/fs/read-snapshot.ts', import.meta.url), 'utf8');
+        const { outputText } = ts.transpileModule(source, {
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+        });
+        fs.writeFileSync(work.path('read-snapshot.mjs'), outputText);
+        fs.writeFileSync(
+          work.path('run.mjs'),
+          [
+            "import { readSnapshot, readEntry } from './read-snapshot.mjs';",
+            'const root = process.argv[2];',
+            'const s = readSnapshot(root);',
+            'const files = Object.fromEntries([...s.files].map(([k, f]) => [k, Buffer.from(f.bytes).toString()]));',
+            "const entry = readEntry(root, 'skills/demo/locked.md');",
+            'console.log(JSON.stringify({ uid: process.getuid(), files, problems: s.problems, entry }));',
+          ].join('\n'),
+        );
+        const p = project({
+          'skills/demo/SKILL.md': 'S',
+          'skills/demo/locked.md': SECRET,
+          'skills/locked-dir/x.md': SECRET,
+        });
+        for (const path of [work.root, p.root]) fs.chmodSync(path, 0o755);
+        fs.chmodSync(p.path('skills/demo/locked.md'), 0o600);
+        fs.chmodSync(p.path('skills/locked-dir'), 0o700);
+
+        const child = spawnSync(
+          runuser!,
+          ['-u', 'nobody', '--', process.execPath, work.path('run.mjs'), p.root],
+          {
+            encoding: 'utf8',
+            timeout: 10_000,
+          },
+        );
+        expect(child.stderr).toBe('');
+        const result = JSON.parse(child.stdout);
+        expect(result.uid).not.toBe(0);
+        expect(result.files).toEqual({ 'skills/demo/SKILL.md': 'S' });
+        expect(result.problems).toEqual([
+          { path: 'skills/demo/locked.md', kind: 'unreadable', detail: 'EACCES' },
+          { path: 'skills/locked-dir', kind: 'unreadable', detail: 'EACCES' },
+        ]);
+        expect(result.entry).toEqual({
+          problem: { path: 'skills/demo/locked.md', kind: 'unreadable', detail: 'EACCES' },
+        });
+        expect(child.stdout).not.toContain(SECRET);
+      },
+    );
+  });
+});
+
+describe('readEntry', () => {
+  it('answers file, problem, directory or missing for one path by the same rules', () => {
+    const out = outside();
+    const p = project({ 'skills/demo/SKILL.md': 'S', 'skills/demo/refs/a.md': 'A', 'README.md': 'R' });
+    p.symlink(out.path('dir'), 'skills/escaped');
+    p.symlink(out.path('secret.md'), 'skills/demo/secret.md');
+
+    const file = readEntry(p.root, 'skills/demo/SKILL.md');
+    expect('file' in file && text(file.file.bytes)).toBe('S');
+    expect(readEntry(p.root, 'skills/demo/secret.md')).toEqual({
+      problem: { path: 'skills/demo/secret.md', kind: 'symlink-escape' },
+    });
+    expect(readEntry(p.root, 'skills/demo/refs')).toEqual({ directory: true });
+    expect(readEntry(p.root, 'skills/demo/nope.md')).toEqual({ missing: true });
+    // Not content, or ignored, is missing too.
+    expect(readEntry(p.root, 'README.md')).toEqual({ missing: true });
+    expect(readEntry(p.root, 'skills/demo/.hidden')).toEqual({ missing: true });
+    expect(readEntry(p.root, 'skills/../README.md')).toEqual({ missing: true });
+    // Below an escaping directory link: the link carries the problem; nothing below it exists.
+    expect(readEntry(p.root, 'skills/escaped')).toEqual({
+      problem: { path: 'skills/escaped', kind: 'symlink-escape' },
+    });
+    expect(readEntry(p.root, 'skills/escaped/secret.md')).toEqual({ missing: true });
+  });
+
+  it('re-reads the subtree below a symlinked directory inside the root like the full walk does', () => {
+    const p = project({ 'skills/real/SKILL.md': 'R' });
+    p.symlink('real', 'skills/alias');
+    const reader = createReader(p.root);
+    const result = createReadResult();
+    reader.read('skills/alias/SKILL.md', result);
+    expect(text(result.files.get('skills/alias/SKILL.md')!.bytes)).toBe('R');
+    expect(result.links.get('skills/alias')).toBeUndefined();
+    const whole = createReadResult();
+    reader.read('skills', whole);
+    expect(whole.links.get('skills/alias')).toBe(fs.realpathSync(p.path('skills/real')));
+    expect(whole.prints.get('skills/alias/SKILL.md')).toBe(result.prints.get('skills/alias/SKILL.md'));
+  });
+
+  it('gives the same fingerprints from the stat walk as from the read walk', () => {
+    const p = project({ 'skills/a/SKILL.md': 'S', 'skills/a/big.md': 'x'.repeat(2000) });
+    p.symlink('../a/SKILL.md', 'skills/b/link.md');
+    p.symlink('nowhere', 'skills/b/dangling.md');
+    const reader = createReader(p.root, { maxFileBytes: 1000 });
+    const read = createReadResult();
+    const stat = createReadResult();
+    reader.read('skills', read);
+    reader.stat('skills', stat);
+    expect(stat.prints).toEqual(read.prints);
+    expect(stat.files.size).toBe(0);
+    expect(stat.problems).toEqual(read.problems);
+  });
+});

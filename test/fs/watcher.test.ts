@@ -1,0 +1,304 @@
+import { spawn } from 'node:child_process';
+import { type ChokidarOptions, watch } from 'chokidar';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CatalogChange } from '../../src/core/types.js';
+import { type CatalogStore, createCatalogStore } from '../../src/fs/catalog-store.js';
+import { readSnapshot } from '../../src/fs/read-snapshot.js';
+import {
+  createWatcher,
+  type Watcher,
+  type WatcherOptions,
+  type WatcherStatus,
+} from '../../src/fs/watcher.js';
+import { createTempProject, type TempProject } from '../helpers/temp-project.js';
+import { digestsOf, fakeBuildCatalog } from './fake-catalog.js';
+
+interface Harness {
+  readonly project: TempProject;
+  readonly store: CatalogStore;
+  readonly watcher: Watcher;
+  readonly changes: CatalogChange[];
+  readonly batches: { change: CatalogChange | undefined; paths: readonly string[] }[];
+  readonly errors: unknown[];
+  readonly statuses: WatcherStatus[];
+  /** Called once each, after the next batch. */
+  readonly batchWaiters: (() => void)[];
+}
+
+const open: Harness[] = [];
+afterEach(async () => {
+  for (const harness of open.splice(0)) {
+    await harness.watcher.close();
+    harness.project.cleanup();
+  }
+});
+
+async function start(files: Record<string, string>, options: WatcherOptions = {}): Promise<Harness> {
+  const project = createTempProject(files);
+  const store = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+  const changes: CatalogChange[] = [];
+  const batches: Harness['batches'] = [];
+  const errors: unknown[] = [];
+  const statuses: WatcherStatus[] = [];
+  const batchWaiters: (() => void)[] = [];
+  store.subscribe((change) => changes.push(change));
+  const watcher = createWatcher(store, {
+    onBatch: (change, paths) => {
+      batches.push({ change, paths });
+      for (const waiter of batchWaiters.splice(0)) waiter();
+    },
+    onError: (error) => errors.push(error),
+    onStatus: (status) => statuses.push(status),
+    ...options,
+  });
+  const harness = { project, store, watcher, changes, batches, errors, statuses, batchWaiters };
+  open.push(harness);
+  await watcher.ready;
+  return harness;
+}
+
+const text = (store: CatalogStore, path: string) => {
+  const file = store.snapshot().files.get(path);
+  return file === undefined ? undefined : Buffer.from(file.bytes).toString();
+};
+
+/**
+ * Resolves once `check` holds, re-checking after each published generation; rejects after `timeoutMs`.
+ * Event-driven: nothing sleeps.
+ */
+function until(store: CatalogStore, check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) return resolve();
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+    }, timeoutMs);
+    const unsubscribe = store.subscribe(() => {
+      if (!check()) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/** Resolves after the watcher's next batch; rejects after `timeoutMs`. */
+function nextBatch(h: Harness, what: string, timeoutMs = 5_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    );
+    h.batchWaiters.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** The store's snapshot and the disk agree, path → digest. */
+function matchesDisk(store: CatalogStore): boolean {
+  return JSON.stringify(digestsOf(store.snapshot())) === JSON.stringify(digestsOf(readSnapshot(store.root)));
+}
+
+describe('createWatcher', () => {
+  it('publishes an edit, an add, a delete and a rename', async () => {
+    const h = await start({ 'skills/a/SKILL.md': 'v1', 'skills/a/old.md': 'O', 'skills/a/gone.md': 'G' });
+    expect(h.watcher.status()).toMatchObject({ mode: 'events' });
+    expect(h.watcher.status().watchedPaths).toBeGreaterThan(0);
+    expect(h.statuses.map((s) => s.mode)).toEqual(['events']);
+
+    h.project.write('skills/a/SKILL.md', 'v2');
+    await until(h.store, () => text(h.store, 'skills/a/SKILL.md') === 'v2', 'the edit');
+
+    h.project.write('skills/a/added.md', 'N');
+    await until(h.store, () => text(h.store, 'skills/a/added.md') === 'N', 'the add');
+
+    h.project.remove('skills/a/gone.md');
+    await until(h.store, () => !h.store.snapshot().files.has('skills/a/gone.md'), 'the delete');
+
+    h.project.rename('skills/a/old.md', 'skills/a/new.md');
+    await until(
+      h.store,
+      () => text(h.store, 'skills/a/new.md') === 'O' && !h.store.snapshot().files.has('skills/a/old.md'),
+      'the rename',
+    );
+    expect(h.errors).toEqual([]);
+    expect(matchesDisk(h.store)).toBe(true);
+  });
+
+  it('picks up new directories, a removed tree, and content directories created after start', async () => {
+    const h = await start({ 'skills/base.md': 'B' });
+    h.project.write('skills/fresh/SKILL.md', 'F');
+    h.project.write('skills/fresh/refs/deep.md', 'D');
+    await until(h.store, () => text(h.store, 'skills/fresh/refs/deep.md') === 'D', 'a new directory tree');
+
+    h.project.remove('skills/fresh');
+    await until(h.store, () => !h.store.snapshot().files.has('skills/fresh/SKILL.md'), 'the removed tree');
+
+    h.project.write('knowledge/documents/general/doc.md', 'K');
+    await until(
+      h.store,
+      () => text(h.store, 'knowledge/documents/general/doc.md') === 'K',
+      'knowledge/ created',
+    );
+    expect(matchesDisk(h.store)).toBe(true);
+  });
+
+  it('never publishes a generation without a file that is saved atomically (temp file, rename over)', async () => {
+    const path = 'skills/a/SKILL.md';
+    const h = await start({ [path]: 'v0' });
+    const missing: number[] = [];
+    h.store.subscribe((change) => {
+      if (!h.store.snapshot().files.has(path)) missing.push(change.current.number);
+      if (!change.current.catalog.contents.has(`test://file/${path}`)) missing.push(change.current.number);
+    });
+
+    for (let i = 1; i <= 10; i++) {
+      // The way vim, JetBrains and Claude Code save: write a sibling temp file, rename it over the target.
+      h.project.write(`${path}.tmp`, `v${i}`);
+      h.project.rename(`${path}.tmp`, path);
+      await until(h.store, () => text(h.store, path) === `v${i}`, `atomic save ${i}`);
+    }
+    for (let i = 11; i <= 15; i++) {
+      // Backup-then-write: the target really is absent for a moment.
+      h.project.rename(path, `${path}~`);
+      h.project.write(path, `v${i}`);
+      await until(h.store, () => text(h.store, path) === `v${i}`, `backup save ${i}`);
+    }
+
+    expect(missing).toEqual([]);
+    expect(h.changes.length).toBeGreaterThanOrEqual(15);
+    // The temp and backup files never made it into a batch.
+    expect(h.batches.flatMap((b) => b.paths).filter((p) => p !== path)).toEqual([]);
+  });
+
+  it('publishes nothing for a save of identical bytes, and ignores files outside the content', async () => {
+    const h = await start({ 'skills/a/SKILL.md': 'same', 'skills/a/other.md': 'o1', 'README.md': 'r' });
+    h.project.write('README.md', 'changed');
+    h.project.write('skills/a/.SKILL.md.swp', 'swap');
+    const batch = nextBatch(h, 'the batch of the identical save');
+    h.project.write('skills/a/SKILL.md', 'same');
+    await batch;
+    expect(h.batches[0]).toEqual({ change: undefined, paths: ['skills/a/SKILL.md'] });
+    expect(h.store.current().number).toBe(1);
+    expect(h.watcher.status().lastBatch).toMatchObject({ published: false, generation: 1, paths: 1 });
+  });
+
+  it('repairs what no event reports with the periodic reconcile (a link target outside the watched trees)', async () => {
+    const h = await start({ 'shared/base.md': 'v1', 'skills/a/SKILL.md': 'A' }, { reconcileIntervalMs: 100 });
+    h.project.symlink('../../shared/base.md', 'skills/a/base.md');
+    await until(h.store, () => text(h.store, 'skills/a/base.md') === 'v1', 'the new link');
+    // shared/ is not content, so nothing watches it: only a reconcile can see this.
+    h.project.write('shared/base.md', 'v2');
+    await until(h.store, () => text(h.store, 'skills/a/base.md') === 'v2', 'the periodic reconcile');
+    expect(h.watcher.status().lastReconcileAt).toBeGreaterThan(0);
+  });
+
+  it('falls back to polling when the watcher runs out of inotify watches, and says so', async () => {
+    let watcher: ReturnType<typeof watch> | undefined;
+    const h = await start(
+      { 'skills/a/SKILL.md': 'v1' },
+      {
+        pollIntervalMs: 50,
+        watch: (paths: string, options: ChokidarOptions) => {
+          watcher = watch(paths, options);
+          return watcher;
+        },
+      },
+    );
+    watcher!.emit(
+      'error',
+      Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), {
+        code: 'ENOSPC',
+      }),
+    );
+    expect(h.watcher.status()).toMatchObject({ mode: 'polling', reason: expect.stringContaining('ENOSPC') });
+    expect(h.watcher.status().watchedPaths).toBeUndefined();
+    expect(h.statuses.map((s) => s.mode)).toEqual(['events', 'polling']);
+    expect(watcher!.closed).toBe(true);
+
+    h.project.write('skills/a/SKILL.md', 'v2');
+    await until(h.store, () => text(h.store, 'skills/a/SKILL.md') === 'v2', 'the polling reconcile');
+    expect(h.errors).toEqual([]);
+  });
+
+  it('polls from the start when forced, and stops on close', async () => {
+    const h = await start({ 'skills/a/SKILL.md': 'v1' }, { forcePolling: true, pollIntervalMs: 50 });
+    expect(h.watcher.status()).toMatchObject({ mode: 'polling', reason: 'polling forced' });
+    h.project.write('skills/a/new.md', 'N');
+    await until(h.store, () => text(h.store, 'skills/a/new.md') === 'N', 'the forced poll');
+
+    await h.watcher.close();
+    await h.watcher.close();
+    expect(h.watcher.status().mode).toBe('closed');
+    const generation = h.store.current().number;
+    h.project.write('skills/a/after-close.md', 'X');
+    // A negative check needs a bounded wait: three poll intervals.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(h.store.current().number).toBe(generation);
+  });
+
+  it('reports a watcher error it can survive without changing mode', async () => {
+    let watcher: ReturnType<typeof watch> | undefined;
+    const h = await start(
+      { 'skills/a/SKILL.md': 'v1' },
+      {
+        watch: (paths: string, options: ChokidarOptions) => {
+          watcher = watch(paths, options);
+          return watcher;
+        },
+      },
+    );
+    const odd = Object.assign(new Error('something odd'), { code: 'EIO' });
+    watcher!.emit('error', odd);
+    expect(h.errors).toEqual([odd]);
+    expect(h.watcher.status().mode).toBe('events');
+  });
+
+  it('converges on the disk after a burst of 2,000 new files in 40 new directories plus 2,000 edits', async () => {
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 40; d++) {
+      for (let f = 0; f < 50; f++) files[`skills/s${d}/f${f}.md`] = `original ${d}/${f}\n`;
+    }
+    const h = await start(files);
+    expect(h.store.snapshot().files.size).toBe(2_000);
+
+    // An external writer, like git checkout: its own process, so the watcher sees the events as they happen.
+    const script = `
+        const fs = require('node:fs');
+        const root = process.argv[1];
+        for (let d = 0; d < 40; d++) {
+          fs.mkdirSync(root + '/knowledge/documents/n' + d, { recursive: true });
+          for (let f = 0; f < 50; f++) {
+            fs.writeFileSync(root + '/knowledge/documents/n' + d + '/f' + f + '.md', 'new ' + d + '/' + f + '\\n');
+            fs.writeFileSync(root + '/skills/s' + d + '/f' + f + '.md', 'edited ' + d + '/' + f + '\\n');
+          }
+        }`;
+    const writing = Date.now();
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script, h.project.root], { stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited ${code}`))));
+    });
+    const written = Date.now();
+
+    // Poll with a deadline: a published generation may still lag the disk, so compare against a fresh read.
+    const deadline = written + 20_000;
+    while (!matchesDisk(h.store)) {
+      if (Date.now() > deadline) throw new Error('the store did not converge on the disk within 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const converged = Date.now();
+
+    expect(h.store.snapshot().files.size).toBe(4_000);
+    expect(h.errors).toEqual([]);
+    const paths = h.batches.reduce((sum, b) => sum + b.paths.length, 0);
+    const lastBuilt = h.changes.at(-1)!.current.builtAt;
+    console.info(
+      `burst: writer ${written - writing} ms; last generation built ${lastBuilt - written} ms after it ` +
+        `finished (seen equal to a fresh read after ${converged - written} ms); ${h.batches.length} batches, ` +
+        `${paths} paths batched, ${h.changes.length} generations published`,
+    );
+  }, 45_000);
+});
