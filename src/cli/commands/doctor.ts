@@ -1,0 +1,75 @@
+/**
+ * `companion doctor`: for every host configuration found, whether it starts this server on this content root,
+ * whether the published skill copies are fresh, and what the host does not support. Reads only.
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readHome } from '../../install/clients.js';
+import { buildDoctorExitCode, formatDoctorReport, readDoctorReport } from '../../install/doctor.js';
+import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import type { Command } from '../io.js';
+import { readContent, readRecordedRoot } from './install.js';
+
+const USAGE = `Usage: companion doctor [--project DIR] [--root DIR]
+
+Checks every host configuration it finds (.mcp.json, .vscode/mcp.json, .cursor/mcp.json,
+.codex/config.toml, ~/.codex/config.toml, Claude Desktop's): whether it starts this
+server on this content root, whether the skills published into the project are fresh
+(against the content, .companion/state.json and the copies on disk), and what that
+host is known not to support, with what to do about it.
+
+Options:
+  --project DIR   The project to check. Default: the current directory.
+  --root DIR      The content repository. Default: the one installed from, else the
+                  current directory.
+  -h, --help      Show this help.
+
+Exit codes:
+  0  everything found is in place
+  1  something needs action (each is marked "fix"), or no host configuration was found
+  2  usage error, or a root that is missing or is not a content repository
+`;
+
+const OPTIONS = {
+  project: { type: 'string' },
+  root: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Exit 0 when all is in place, 1 when something needs action, 2 for a usage or root error. */
+export const run: Command = async (argv, io) => {
+  const args = parseCommandArgs(argv, OPTIONS);
+  if (!args.ok) return writeUsageError(io, 'doctor', args.message, USAGE);
+  const { values, positionals } = args;
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    return writeUsageError(io, 'doctor', `unexpected argument '${positionals[0]}'`, USAGE);
+  }
+  const project = resolve(io.cwd, values.project ?? '.');
+  if (!isDirectory(project)) {
+    io.stderr.write(`companion doctor: the project ${project} is not a directory.\n`);
+    return EXIT_USAGE;
+  }
+  const root = resolve(io.cwd, values.root ?? readRecordedRoot(project) ?? '.');
+  const catalog = readContent('doctor', root, io);
+  if (typeof catalog === 'number') return catalog;
+  const report = readDoctorReport({
+    project,
+    root,
+    catalog,
+    where: { home: readHome(io.env), env: io.env, platform: process.platform },
+  });
+  io.stdout.write(formatDoctorReport(report));
+  return buildDoctorExitCode(report);
+};
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * `companion install`: configures MCP hosts to start this server and publishes its skills where each host
+ * looks, recording what it did in `.companion/state.json`. Running it again changes nothing and says so.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildCatalog } from '../../core/catalog.js';
+import type { Catalog } from '../../core/types.js';
+import { RootError, readSnapshot } from '../../fs/read-snapshot.js';
+import { CLIENT_IDS, type ClientId, isClientId, readHome } from '../../install/clients.js';
+import { formatInstallReport, publishInstall } from '../../install/install.js';
+import { readPublicationRecord } from '../../install/record.js';
+import { DEFAULT_URL } from '../../install/server-entry.js';
+import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import type { Command, CommandIo } from '../io.js';
+
+const USAGE = `Usage: companion install [--client NAME]... [--project DIR] [--root DIR] [--url [--port N] | --stdio]
+
+Configures each host to start this server (an entry named after the server in the
+host's MCP configuration) and publishes every published skill into the host's skills
+directory, with references/base.md written in and a .gitignore that keeps the copy out
+of git. Records what it did in .companion/state.json. Entries it did not write are
+never overwritten, fields it does not own are kept, and skills it published earlier
+that are no longer published are removed. A second run changes nothing.
+
+Clients:
+  claude-code     .mcp.json (mcpServers) and .claude/skills
+  claude-desktop  claude_desktop_config.json in your user configuration; no skills directory
+  vscode          .vscode/mcp.json (servers) and .github/skills
+  cursor          .cursor/mcp.json (mcpServers) and .cursor/skills
+  codex           .codex/config.toml ([mcp_servers.NAME]) and .agents/skills
+  codex-user      ~/.codex/config.toml (or $CODEX_HOME) and .agents/skills
+  generic         .mcp.json (mcpServers) and .agents/skills
+
+Options:
+  --client NAME   A host to configure; repeat it, or separate names with commas.
+                  Default: the clients installed before; else the hosts whose directory
+                  the project has (.claude/, .vscode/, .cursor/, .codex/); else generic.
+  --project DIR   The project to install into. Default: the current directory.
+  --root DIR      The content repository to serve. Default: the one installed from
+                  before, else the current directory.
+  --url           Point hosts that take a URL at \`companion dev\` instead of starting
+                  a server of their own (${DEFAULT_URL}). Later runs keep
+                  doing so until --stdio.
+  --port N        The port \`companion dev\` listens on, for --url. Default: 3917.
+  --stdio         Write the command that starts a server again (undoes --url).
+  -h, --help      Show this help.
+
+Exit codes:
+  0  installed, or nothing to change
+  1  a host's entry or a skill directory was refused (the rest was installed)
+  2  usage error, or a root that is missing or is not a content repository
+`;
+
+const OPTIONS = {
+  client: { type: 'string', multiple: true },
+  project: { type: 'string' },
+  root: { type: 'string' },
+  url: { type: 'boolean', default: false },
+  stdio: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Exit 0 when installed (or already in place), 1 when something was refused, 2 for a usage or root error. */
+export const run: Command = async (argv, io) => {
+  const args = parseCommandArgs(argv, OPTIONS);
+  if (!args.ok) return writeUsageError(io, 'install', args.message, USAGE);
+  const { values, positionals } = args;
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    return writeUsageError(
+      io,
+      'install',
+      `unexpected argument '${positionals[0]}' (use --client NAME)`,
+      USAGE,
+    );
+  }
+  const clients: ClientId[] = [];
+  for (const name of (values.client ?? []).flatMap((v) => v.split(',')).map((v) => v.trim())) {
+    if (!isClientId(name)) {
+      return writeUsageError(io, 'install', `unknown client '${name}': use ${CLIENT_IDS.join(', ')}`, USAGE);
+    }
+    clients.push(name);
+  }
+  let url: string | null | undefined = values.stdio ? null : undefined;
+  if (values.url && values.stdio)
+    return writeUsageError(io, 'install', 'use --url or --stdio, not both', USAGE);
+  if (values.port !== undefined && !values.url) {
+    return writeUsageError(io, 'install', '--port goes with --url', USAGE);
+  }
+  if (values.url) {
+    const port = values.port === undefined ? 3917 : Number(values.port);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      return writeUsageError(io, 'install', `--port must be a port number, got '${values.port}'`, USAGE);
+    }
+    url = `http://127.0.0.1:${port}/mcp`;
+  }
+
+  const project = resolve(io.cwd, values.project ?? '.');
+  if (!isDirectory(project)) {
+    io.stderr.write(`companion install: the project ${project} is not a directory.\n`);
+    return EXIT_USAGE;
+  }
+  const root = resolve(io.cwd, values.root ?? readRecordedRoot(project) ?? '.');
+  const catalog = readContent('install', root, io);
+  if (typeof catalog === 'number') return catalog;
+
+  const report = publishInstall({
+    project,
+    root,
+    catalog,
+    clients,
+    ...(url === undefined ? {} : { url }),
+    where: { home: readHome(io.env), env: io.env, platform: process.platform },
+    execPath: process.execPath,
+  });
+  io.stdout.write(formatInstallReport(report));
+  return report.failed ? 1 : 0;
+};
+
+/** The root the last install published from, when it still exists. */
+export function readRecordedRoot(project: string): string | undefined {
+  const read = readPublicationRecord(project);
+  return read.status === 'ok' && isDirectory(read.record.root) ? read.record.root : undefined;
+}
+
+/**
+ * Reads and builds the content root for `install` and `doctor`; answers the exit code when it cannot (a root
+ * that is missing, unreadable or not a content repository). Errors in the content are reported, not fatal:
+ * what is published is what the server serves.
+ */
+export function readContent(command: string, root: string, io: CommandIo): Catalog | number {
+  let snapshot: ReturnType<typeof readSnapshot>;
+  try {
+    snapshot = readSnapshot(root);
+  } catch (error) {
+    if (!(error instanceof RootError)) throw error;
+    io.stderr.write(`companion ${command}: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  if (!existsSync(join(root, 'knowledge', 'server-scope.json')) && !existsSync(join(root, 'skills'))) {
+    io.stderr.write(
+      `companion ${command}: ${root} is not a content repository (it has neither knowledge/server-scope.json nor skills/); pass --root DIR.\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const { catalog, diagnostics } = buildCatalog(snapshot);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors > 0) {
+    io.stderr.write(
+      `companion ${command}: the content has ${errors} error${errors === 1 ? '' : 's'} (run \`companion check\`); working with what the server serves.\n`,
+    );
+  }
+  return catalog;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

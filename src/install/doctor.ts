@@ -1,0 +1,414 @@
+/**
+ * `companion doctor`'s findings: for every host whose configuration exists, whether it starts this server on
+ * this content root, whether its published skill copies are fresh (against the catalog, the record and the
+ * bytes on disk), and what the host is known not to support with what to do about it.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Catalog } from '../core/types.js';
+import {
+  buildConfigPath,
+  CLIENT_IDS,
+  type ClientDefinition,
+  type ClientId,
+  type HomeContext,
+  readClient,
+} from './clients.js';
+import { formatShownPath, readClientEntry } from './install.js';
+import { buildPublication, compareCodePoints, type Publication } from './publication.js';
+import { buildSkillGitignore, isSameTree, readCopyOwner } from './publish-skills.js';
+import { type PublicationRecord, RECORD_FILE, readPublicationRecord } from './record.js';
+import { formatEntryCommand, isSamePath, namesCompanion, readEntryTarget } from './server-entry.js';
+
+/** Codex cuts skill descriptions here. */
+const CODEX_DESCRIPTION_LIMIT = 1024;
+
+export interface DoctorInput {
+  /** Absolute project directory. */
+  readonly project: string;
+  /** Absolute content root the catalog was built from. */
+  readonly root: string;
+  readonly catalog: Catalog;
+  readonly where: HomeContext;
+}
+
+/** `ok`: in place; `fix`: needs action (exit 1); `note`: worth knowing, nothing to repair. */
+export type CheckLevel = 'ok' | 'fix' | 'note';
+
+export interface DoctorCheck {
+  readonly level: CheckLevel;
+  readonly text: string;
+}
+
+export interface HostReport {
+  /** `Claude Code`, or `Claude Code / Generic host` when clients share the file. */
+  readonly label: string;
+  readonly clients: readonly ClientId[];
+  /** The config file as shown. */
+  readonly shown: string;
+  readonly checks: readonly DoctorCheck[];
+}
+
+export interface DoctorReport {
+  readonly project: string;
+  readonly root: string;
+  readonly server: string;
+  readonly skills: readonly string[];
+  readonly hosts: readonly HostReport[];
+  /** The record and the content compared. */
+  readonly publication: readonly DoctorCheck[];
+  /** How many checks say `fix`. */
+  readonly fixes: number;
+}
+
+/** Examines the project and the user's host configs. Reads only; never writes. */
+export function readDoctorReport(input: DoctorInput): DoctorReport {
+  const { project, catalog, where } = input;
+  const server = catalog.server.name;
+  const publication = buildPublication(catalog);
+  const recordRead = readPublicationRecord(project);
+  const record =
+    recordRead.status === 'ok' && recordRead.record.server === server ? recordRead.record : undefined;
+  const recorded = new Set(record?.clients ?? []);
+
+  // Hosts whose config file exists, grouped by file (Claude Code and the generic setup share .mcp.json).
+  const groups = new Map<string, ClientId[]>();
+  for (const id of CLIENT_IDS) {
+    const path = buildConfigPath(readClient(id), project, where);
+    if (path === undefined || !existsSync(path)) continue;
+    groups.set(path, [...(groups.get(path) ?? []), id]);
+  }
+  const dirChecks = new Map<string, DoctorCheck>();
+  const hosts: HostReport[] = [];
+  for (const [path, candidates] of groups) {
+    const clients = pickClients(candidates, recorded, project);
+    const first = readClient(clients[0]!);
+    const shown = formatShownPath(path, project, where.home);
+    const entry = checkEntry(first, clients, path, shown, input, recorded);
+    // A user-level config this project never asked for: say it is there, judge nothing else.
+    const unused = entry.length === 1 && entry[0]!.level === 'note';
+    const checks: DoctorCheck[] = unused
+      ? entry
+      : [
+          ...entry,
+          ...clients.flatMap((id) => checkSkills(readClient(id), input, publication, record, dirChecks)),
+          ...checkLimitations(first, catalog),
+        ];
+    hosts.push({ label: clients.map((id) => readClient(id).label).join(' / '), clients, shown, checks });
+  }
+
+  const publicationChecks = checkRecord(
+    recordRead,
+    record,
+    server,
+    publication,
+    input.root,
+    hosts.length > 0,
+  );
+  const fixes = [...hosts.flatMap((h) => h.checks), ...publicationChecks].filter(
+    (c) => c.level === 'fix',
+  ).length;
+  return {
+    project,
+    root: input.root,
+    server,
+    skills: publication.skills.map((s) => s.id),
+    hosts,
+    publication: publicationChecks,
+    fixes,
+  };
+}
+
+/** Of the clients sharing one file, those the record names; else the one the project's directories suggest. */
+function pickClients(
+  candidates: readonly ClientId[],
+  recorded: ReadonlySet<string>,
+  project: string,
+): ClientId[] {
+  if (candidates.length === 1) return [...candidates];
+  const named = candidates.filter((id) => recorded.has(id));
+  if (named.length > 0) return named;
+  if (candidates.includes('claude-code') && existsSync(join(project, '.claude'))) return ['claude-code'];
+  return [candidates.includes('generic') ? 'generic' : candidates[0]!];
+}
+
+function checkEntry(
+  client: ClientDefinition,
+  clients: readonly ClientId[],
+  path: string,
+  shown: string,
+  input: DoctorInput,
+  recorded: ReadonlySet<string>,
+): DoctorCheck[] {
+  const server = input.catalog.server.name;
+  const install = `\`companion install --client ${clients[0]}\``;
+  let read: ReturnType<typeof readClientEntry>;
+  try {
+    read = readClientEntry(client, path, server, shown);
+  } catch (error) {
+    return [{ level: 'fix', text: `${shown} cannot be read (${(error as Error).message}).` }];
+  }
+  if (read.status === 'invalid') return [{ level: 'fix', text: read.reason }];
+  if (read.status === 'missing') {
+    const needed = client.scope === 'project' || clients.some((id) => recorded.has(id));
+    return [
+      {
+        level: needed ? 'fix' : 'note',
+        text: `${shown} has no entry "${server}", so ${client.label} does not start this server: run ${install} to add it.`,
+      },
+    ];
+  }
+  const { entry } = read;
+  const checks: DoctorCheck[] = [];
+  if (entry.disabled === true || entry.enabled === false) {
+    checks.push({
+      level: 'fix',
+      text: `The entry "${server}" is turned off in ${shown} (${entry.disabled === true ? '"disabled": true' : 'enabled = false'}): turn it on.`,
+    });
+  }
+  const target = readEntryTarget(entry, input.project, input.where.home);
+  if (target.kind === 'url') {
+    checks.push({
+      level: 'ok',
+      text: `"${server}" points at ${target.url}, which answers while \`companion dev\` runs (doctor cannot tell which content root it serves).`,
+    });
+    return checks;
+  }
+  if (!namesCompanion(entry)) {
+    checks.push({
+      level: 'fix',
+      text: `"${server}" in ${shown} runs \`${formatEntryCommand(entry)}\`, which is not companion; install will not touch it. Rename or remove it, then run ${install}.`,
+    });
+    return checks;
+  }
+  if (target.root === undefined) {
+    checks.push({
+      level: 'fix',
+      text: `"${server}" passes no --root, so it serves whatever directory ${client.label} starts it in: run ${install}.`,
+    });
+  } else if (!isSamePath(target.root, input.root)) {
+    checks.push({
+      level: 'fix',
+      text: `"${server}" serves ${target.root}, not this content root (${input.root}): run ${install}, with --root if needed.`,
+    });
+  }
+  if (target.bin !== undefined && !existsSync(target.bin)) {
+    checks.push({
+      level: 'fix',
+      text: `"${server}" runs ${target.bin}, which does not exist: run ${install}.`,
+    });
+  }
+  if (target.npx && !existsSync(join(input.project, 'node_modules', '.bin', 'companion'))) {
+    checks.push({
+      level: 'fix',
+      text: `"${server}" runs companion through npx, but this project's node_modules has no companion: run \`npm install\`, or ${install} to use an absolute path.`,
+    });
+  }
+  if (!checks.some((c) => c.level === 'fix')) {
+    checks.push({ level: 'ok', text: `"${server}" runs \`companion serve\` on this content root.` });
+  }
+  return checks;
+}
+
+function checkSkills(
+  client: ClientDefinition,
+  input: DoctorInput,
+  publication: Publication,
+  record: PublicationRecord | undefined,
+  cache: Map<string, DoctorCheck>,
+): DoctorCheck[] {
+  if (client.skillsDir === undefined) return [{ level: 'note', text: client.noSkillsDir ?? '' }];
+  const dir = client.skillsDir;
+  let check = cache.get(dir);
+  if (check === undefined) {
+    check = checkSkillsDirectory(dir, input, publication, record);
+    cache.set(dir, check);
+  }
+  return [check];
+}
+
+/** Compares one skills directory with the publication: the bytes on disk, leftovers, and the record's digest. */
+function checkSkillsDirectory(
+  dir: string,
+  input: DoctorInput,
+  publication: Publication,
+  record: PublicationRecord | undefined,
+): DoctorCheck {
+  const server = input.catalog.server.name;
+  const absolute = join(input.project, ...dir.split('/'));
+  const gitignore = Buffer.from(buildSkillGitignore(server), 'utf8');
+  const changed: string[] = [];
+  const missing: string[] = [];
+  const foreign: string[] = [];
+  const fresh: string[] = [];
+  for (const skill of publication.skills) {
+    const target = join(absolute, skill.id);
+    if (!existsSync(target)) missing.push(skill.id);
+    else if (readCopyOwner(target) !== server) foreign.push(skill.id);
+    else if (isSameTree(target, [...skill.files, { path: '.gitignore', bytes: gitignore }]))
+      fresh.push(skill.id);
+    else changed.push(skill.id);
+  }
+  const wanted = new Set(publication.skills.map((s) => s.id));
+  const leftovers = listNames(absolute)
+    .filter((name) => !wanted.has(name) && readCopyOwner(join(absolute, name)) === server)
+    .sort(compareCodePoints);
+  const recordedDir = record?.directories.find((d) => d.path === dir);
+  const recordStale = recordedDir !== undefined && recordedDir.digest !== publication.digest;
+
+  if (publication.skills.length === 0 && leftovers.length === 0) {
+    return { level: 'ok', text: `The content publishes no skills, and ${dir} holds none of them.` };
+  }
+  if (fresh.length === publication.skills.length && leftovers.length === 0 && !recordStale) {
+    return { level: 'ok', text: `${dir} holds fresh copies of ${fresh.join(', ')}.` };
+  }
+  if (fresh.length === 0 && changed.length === 0 && leftovers.length === 0 && foreign.length === 0) {
+    return { level: 'fix', text: `${dir} holds no published copies: run \`companion install\`.` };
+  }
+  const reasons = [
+    ...changed.map((id) => `${id} changed`),
+    ...missing.map((id) => `${id} missing`),
+    ...leftovers.map((id) => `${id} no longer published`),
+  ];
+  if (reasons.length === 0 && recordStale) reasons.push(`${RECORD_FILE} predates the content`);
+  const parts: string[] = [];
+  if (reasons.length > 0)
+    parts.push(`The copies in ${dir} are stale (${reasons.join(', ')}): run \`companion install\`.`);
+  if (foreign.length > 0) {
+    parts.push(
+      `${foreign.map((id) => `${dir}/${id}`).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not companion's copy: move ${foreign.length === 1 ? 'it' : 'them'} away, then run \`companion install\`.`,
+    );
+  }
+  return { level: 'fix', text: parts.join(' ') };
+}
+
+function checkLimitations(client: ClientDefinition, catalog: Catalog): DoctorCheck[] {
+  const checks: DoctorCheck[] = client.limitations.map((l) => ({
+    level: 'note',
+    text: `${l.lacks} ${l.todo}`,
+  }));
+  if (client.id === 'vscode') {
+    checks.push({
+      level: 'note',
+      text: 'VS Code supports resources, templates and list_changed: nothing to work around.',
+    });
+  }
+  if (client.id === 'generic') {
+    checks.push({
+      level: 'note',
+      text: 'companion knows nothing about this host: check its documentation for resources, resource templates and list_changed.',
+    });
+  }
+  if (client.id === 'codex' || client.id === 'codex-user') {
+    const long = catalog.skills
+      .filter((s) => s.description.length > CODEX_DESCRIPTION_LIMIT)
+      .map((s) => s.id);
+    if (long.length > 0) {
+      checks.push({
+        level: 'fix',
+        text: `Codex will cut the description of ${long.join(', ')} (over ${CODEX_DESCRIPTION_LIMIT} characters): shorten ${long.length === 1 ? 'it' : 'them'}.`,
+      });
+    }
+  }
+  return checks;
+}
+
+function checkRecord(
+  read: ReturnType<typeof readPublicationRecord>,
+  record: PublicationRecord | undefined,
+  server: string,
+  publication: Publication,
+  root: string,
+  anyHost: boolean,
+): DoctorCheck[] {
+  if (read.status === 'absent') {
+    return anyHost
+      ? [
+          {
+            level: 'fix',
+            text: `Nothing is recorded as published in this project: run \`companion install\`.`,
+          },
+        ]
+      : [];
+  }
+  if (read.status === 'invalid')
+    return [{ level: 'fix', text: `${read.reason}: run \`companion install\`.` }];
+  if (record === undefined) {
+    return [
+      {
+        level: 'note',
+        text: `${RECORD_FILE} belongs to the server "${read.record.server}", not "${server}"; run \`companion install\` to publish this one.`,
+      },
+    ];
+  }
+  const checks: DoctorCheck[] = [];
+  if (!isSamePathOrEqual(record.root, root)) {
+    checks.push({
+      level: 'note',
+      text: `The last install published from ${record.root}; doctor checked ${root}.`,
+    });
+  }
+  if (record.digest === publication.digest) {
+    checks.push({ level: 'ok', text: 'The content has not changed since the last install.' });
+    return checks;
+  }
+  const now = new Set(publication.skills.map((s) => s.id));
+  const before = new Set(record.skills);
+  const added = [...now].filter((id) => !before.has(id));
+  const gone = [...before].filter((id) => !now.has(id));
+  const detail = [
+    ...(added.length > 0 ? [`new: ${added.join(', ')}`] : []),
+    ...(gone.length > 0 ? [`no longer published: ${gone.join(', ')}`] : []),
+  ];
+  checks.push({
+    level: 'fix',
+    text: `The content changed since the last install${detail.length > 0 ? ` (${detail.join('; ')})` : ''}: run \`companion install\`.`,
+  });
+  return checks;
+}
+
+function isSamePathOrEqual(a: string, b: string): boolean {
+  return a === b || isSamePath(a, b);
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+const MARKS: Readonly<Record<CheckLevel, string>> = { ok: 'ok  ', fix: 'fix ', note: 'note' };
+
+/** What `companion doctor` prints. Pure. */
+export function formatDoctorReport(report: DoctorReport): string {
+  const out: string[] = [
+    `Project ${report.project}`,
+    `Content root ${report.root}: server "${report.server}", ${report.skills.length} published skill${report.skills.length === 1 ? '' : 's'}${report.skills.length > 0 ? ` (${report.skills.join(', ')})` : ''}.`,
+  ];
+  const block = (title: string, checks: readonly DoctorCheck[]) => {
+    out.push('', title, ...checks.map((c) => `  ${MARKS[c.level]}  ${c.text}`));
+  };
+  if (report.hosts.length === 0) {
+    out.push(
+      '',
+      'No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml and Claude Desktop’s): run `companion install --client NAME`.',
+    );
+  }
+  for (const host of report.hosts) block(`${host.label} — ${host.shown}`, host.checks);
+  if (report.publication.length > 0) block(`Published copies — ${RECORD_FILE}`, report.publication);
+  const fixes = report.fixes + (report.hosts.length === 0 ? 1 : 0);
+  out.push(
+    '',
+    fixes === 0
+      ? 'Everything is in place.'
+      : `${fixes} thing${fixes === 1 ? ' needs' : 's need'} action (marked fix).`,
+  );
+  return `${out.join('\n')}\n`;
+}
+
+/** The exit code: 0 when everything found is in place, 1 when something needs action or nothing was found. */
+export function buildDoctorExitCode(report: DoctorReport): number {
+  return report.fixes > 0 || report.hosts.length === 0 ? 1 : 0;
+}

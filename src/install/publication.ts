@@ -1,0 +1,67 @@
+/**
+ * What `companion install` publishes from a catalog: every published skill with the exact bytes the server
+ * serves for each of its files (so `references/base.md` is `skills/base.md`), and one digest over all of it
+ * that the record keeps and `doctor` and the staleness notice recompute.
+ */
+import { createHash } from 'node:crypto';
+import type { Catalog } from '../core/types.js';
+
+export interface PublishedFile {
+  /** Posix path inside the skill directory (`SKILL.md`, `references/base.md`). */
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+export interface PublishedSkill {
+  readonly id: string;
+  /** Sorted by path (code points). */
+  readonly files: readonly PublishedFile[];
+}
+
+export interface Publication {
+  /** Sorted by id (code points). */
+  readonly skills: readonly PublishedSkill[];
+  /** `buildPublicationDigest(skills)`. */
+  readonly digest: string;
+}
+
+/** Every published skill of `catalog` with its served bytes, and their digest. Pure; drafts are not in a catalog. */
+export function buildPublication(catalog: Catalog): Publication {
+  const skills = [...catalog.skills]
+    .sort((a, b) => compareCodePoints(a.id, b.id))
+    .map((skill) => ({
+      id: skill.id,
+      files: skill.files
+        .map((file) => {
+          const content = catalog.contents.get(file.uri);
+          if (content === undefined) throw new Error(`the catalog serves no bytes for ${file.uri}`);
+          return { path: file.path, bytes: content.bytes };
+        })
+        .sort((a, b) => compareCodePoints(a.path, b.path)),
+    }));
+  return { skills, digest: buildPublicationDigest(skills) };
+}
+
+/**
+ * SHA-256 (lowercase hex) over the skills in id order and, per skill, its files in path order: `skill\0<id>\0`,
+ * then per file `<path>\0<byte length>\0` and the bytes. Lengths make the framing unambiguous; the order is fixed
+ * by sorting, so the digest depends on the content only. Pure.
+ */
+export function buildPublicationDigest(skills: readonly PublishedSkill[]): string {
+  const hash = createHash('sha256');
+  const sorted = [...skills].sort((a, b) => compareCodePoints(a.id, b.id));
+  for (const skill of sorted) {
+    hash.update(`skill\0${skill.id}\0`);
+    const files = [...skill.files].sort((a, b) => compareCodePoints(a.path, b.path));
+    for (const file of files) {
+      hash.update(`${file.path}\0${file.bytes.byteLength}\0`);
+      hash.update(file.bytes);
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** Code-point order, independent of locale. */
+export function compareCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,186 @@
+/**
+ * The MCP configuration entry for this server: how to spell the command a host launches, how to tell an entry
+ * companion wrote from someone else's, and where an existing entry points.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClientDefinition } from './clients.js';
+
+/** The CLI entry point of the companion that is running now (`src/install/` and `dist/install/` alike). */
+export const OWN_BIN = fileURLToPath(new URL('../../bin/companion.js', import.meta.url));
+
+/** The package name, which is also the bin name every entry of ours names. */
+const PACKAGE = 'companion';
+
+/** The variable VS Code and Cursor expand to the workspace (project) folder in an entry. */
+export const WORKSPACE_FOLDER = `\${'workspaceFolder'}`;
+/** The variable some hosts expand to the user's home directory. */
+const USER_HOME = `\${'userHome'}`;
+
+/** The `companion dev` URL when none is given. */
+export const DEFAULT_URL = 'http://127.0.0.1:3917/mcp';
+
+/** How the host starts companion. */
+export type Launch =
+  /** The project depends on companion: `npx --no companion`, portable across machines. */
+  | { readonly kind: 'dependency'; readonly bin: string }
+  /** Anything else: node with this absolute bin. */
+  | { readonly kind: 'standalone'; readonly bin: string };
+
+/**
+ * Decides how hosts should start companion for `project`: through `npx` when the project lists `companion` in
+ * its package.json and has it installed in node_modules (so npx resolves the project's own version and never
+ * downloads a stranger package of the same name), else through node and `ownBin`.
+ */
+export function readLaunch(project: string, ownBin: string = OWN_BIN): Launch {
+  const installed = join(project, 'node_modules', PACKAGE, 'bin', 'companion.js');
+  try {
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const declared = ['dependencies', 'devDependencies', 'optionalDependencies'].some((field) => {
+      const deps = manifest[field];
+      return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, PACKAGE);
+    });
+    if (declared && existsSync(installed)) return { kind: 'dependency', bin: installed };
+  } catch {
+    // No package.json, or one that does not parse: not a dependency.
+  }
+  return { kind: 'standalone', bin: ownBin };
+}
+
+export interface EntryInput {
+  /** Absolute project directory. */
+  readonly project: string;
+  /** Absolute content root. */
+  readonly root: string;
+  readonly launch: Launch;
+  /** Set for `--url`: the entry names this URL where the host takes one. */
+  readonly url?: string;
+  /** The absolute node binary, for hosts that do not inherit the shell's PATH. */
+  readonly execPath: string;
+}
+
+/**
+ * The owned fields of `client`'s entry, in the order they are written. A field of `client.ownedFields` that is
+ * absent here is removed from an existing entry (switching between stdio and a URL drops the other's fields).
+ */
+export function buildServerEntry(client: ClientDefinition, input: EntryInput): Record<string, unknown> {
+  if (input.url !== undefined && client.takesUrl) {
+    // Cursor tells a remote server by its `url`; the others want the transport named.
+    const withType = client.typeField && client.id !== 'cursor';
+    return withType ? { type: 'http', url: input.url } : { url: input.url };
+  }
+  const root = spellPath(client, input.project, input.root);
+  let command: string;
+  let args: string[];
+  if (input.launch.kind === 'dependency' && client.scope === 'project') {
+    // `--no`: fail rather than download a package called companion when node_modules lacks it.
+    command = 'npx';
+    args = ['--no', PACKAGE, 'serve', '--root', root];
+  } else {
+    command = client.inheritsShellPath ? 'node' : input.execPath;
+    args = [spellPath(client, input.project, input.launch.bin), 'serve', '--root', root];
+  }
+  return client.typeField ? { type: 'stdio', command, args } : { command, args };
+}
+
+/** Whether the entry's paths are absolute, i.e. valid on this machine only. */
+export function namesAbsolutePaths(entry: Record<string, unknown>): boolean {
+  const args = Array.isArray(entry.args) ? entry.args : [];
+  return [entry.command, ...args].some((part) => typeof part === 'string' && isAbsolute(part));
+}
+
+/** `${workspaceFolder}/rel` for hosts that expand it and paths inside the project; else the absolute path. */
+function spellPath(client: ClientDefinition, project: string, path: string): string {
+  if (!client.expandsWorkspaceFolder) return path;
+  const rel = relative(project, path);
+  if (rel === '') return WORKSPACE_FOLDER;
+  if (rel.startsWith('..') || isAbsolute(rel)) return path;
+  return `${WORKSPACE_FOLDER}/${rel.split(sep).join('/')}`;
+}
+
+/**
+ * True when an entry runs companion: its command or one of its arguments is companion's bin or package
+ * (`companion`, `…/bin/companion.js`, `companion@1.2.3`). This is the test for "an entry companion wrote":
+ * any other entry under the same key is someone else's and is never overwritten.
+ */
+export function namesCompanion(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { command, args } = entry as Record<string, unknown>;
+  const parts = [command, ...(Array.isArray(args) ? args : [])];
+  return parts.some((part) => typeof part === 'string' && isCompanionName(part));
+}
+
+function isCompanionName(part: string): boolean {
+  const base = part.split(/[\\/]/).pop() ?? '';
+  const name = base
+    .toLowerCase()
+    .replace(/\.(c|m)?js$|\.cmd$|\.exe$|\.ps1$/, '')
+    .replace(/@[^@]*$/, '');
+  return name === PACKAGE;
+}
+
+/** One line naming what an entry runs, for messages. */
+export function formatEntryCommand(entry: unknown): string {
+  if (typeof entry !== 'object' || entry === null) return JSON.stringify(entry);
+  const { command, args, url } = entry as Record<string, unknown>;
+  if (typeof url === 'string' && command === undefined) return url;
+  const parts = [command, ...(Array.isArray(args) ? args : [])].filter((p) => p !== undefined);
+  return parts.map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? '…'))).join(' ');
+}
+
+/** Where an entry of ours points, as `companion doctor` judges it. */
+export type EntryTarget =
+  | { readonly kind: 'url'; readonly url: string }
+  | {
+      readonly kind: 'stdio';
+      /** The absolute `--root`, or undefined when the entry passes none. */
+      readonly root?: string;
+      /** The absolute bin the entry runs, when it runs one by path. */
+      readonly bin?: string;
+      readonly npx: boolean;
+    };
+
+/**
+ * Reads where an entry points. `${workspaceFolder}` and `${userHome}` are expanded, and relative paths are
+ * taken relative to the project (where project hosts start their servers).
+ */
+export function readEntryTarget(entry: Record<string, unknown>, project: string, home?: string): EntryTarget {
+  if (typeof entry.url === 'string' && entry.command === undefined) return { kind: 'url', url: entry.url };
+  const args = (Array.isArray(entry.args) ? entry.args : []).filter(
+    (a): a is string => typeof a === 'string',
+  );
+  const expand = (value: string): string => {
+    let out = value.replaceAll(WORKSPACE_FOLDER, project);
+    if (home !== undefined) out = out.replaceAll(USER_HOME, home);
+    return resolve(project, out);
+  };
+  let root: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--root' && i + 1 < args.length) root = expand(args[i + 1]!);
+    else if (arg.startsWith('--root=')) root = expand(arg.slice('--root='.length));
+  }
+  const binArg = args.find((a) => /companion\.(c|m)?js$/i.test(a));
+  return {
+    kind: 'stdio',
+    ...(root === undefined ? {} : { root }),
+    ...(binArg === undefined ? {} : { bin: expand(binArg) }),
+    npx: typeof entry.command === 'string' && /(^|[\\/])npx(\.cmd)?$/.test(entry.command),
+  };
+}
+
+/** Whether two paths name the same directory (through symlinks), falling back to plain comparison. */
+export function isSamePath(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync.native(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return real(a) === real(b);
+}

@@ -1,0 +1,188 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildConfigPath, CLIENT_IDS, readClient } from '../../src/install/clients.js';
+import {
+  buildServerEntry,
+  namesCompanion,
+  OWN_BIN,
+  readEntryTarget,
+  readLaunch,
+  WORKSPACE_FOLDER as WF,
+} from '../../src/install/server-entry.js';
+import { repoRoot } from '../helpers/run-cli.js';
+import { createTempProject, type TempProject } from '../helpers/temp-project.js';
+
+const STANDALONE = { kind: 'standalone', bin: '/opt/companion/bin/companion.js' } as const;
+const base = { project: '/p', root: '/p/content', launch: STANDALONE, execPath: '/usr/local/bin/node' };
+
+describe('buildServerEntry', () => {
+  it('runs node with the absolute bin and root for hosts that expand nothing', () => {
+    expect(buildServerEntry(readClient('claude-code'), base)).toEqual({
+      type: 'stdio',
+      command: 'node',
+      args: ['/opt/companion/bin/companion.js', 'serve', '--root', '/p/content'],
+    });
+    expect(buildServerEntry(readClient('codex'), base)).toEqual({
+      command: 'node',
+      args: ['/opt/companion/bin/companion.js', 'serve', '--root', '/p/content'],
+    });
+  });
+
+  it('spells project paths with the workspace folder variable for VS Code and Cursor', () => {
+    const inside = {
+      ...base,
+      launch: { kind: 'standalone', bin: '/p/tools/companion/bin/companion.js' } as const,
+    };
+    for (const id of ['vscode', 'cursor'] as const) {
+      expect(buildServerEntry(readClient(id), inside)).toEqual({
+        type: 'stdio',
+        command: 'node',
+        args: [`${WF}/tools/companion/bin/companion.js`, 'serve', '--root', `${WF}/content`],
+      });
+    }
+    expect(buildServerEntry(readClient('vscode'), { ...base, root: '/p' }).args).toEqual([
+      '/opt/companion/bin/companion.js',
+      'serve',
+      '--root',
+      WF,
+    ]);
+  });
+
+  it('gives Claude Desktop the absolute node, since a desktop app may not have the shell PATH', () => {
+    expect(buildServerEntry(readClient('claude-desktop'), base)).toEqual({
+      command: '/usr/local/bin/node',
+      args: ['/opt/companion/bin/companion.js', 'serve', '--root', '/p/content'],
+    });
+  });
+
+  it('uses `npx --no companion` in project configs when the project depends on companion', () => {
+    const launch = { kind: 'dependency', bin: '/p/node_modules/companion/bin/companion.js' } as const;
+    expect(buildServerEntry(readClient('claude-code'), { ...base, launch })).toEqual({
+      type: 'stdio',
+      command: 'npx',
+      args: ['--no', 'companion', 'serve', '--root', '/p/content'],
+    });
+    // A user-level config runs from anywhere: the project's installed bin, by path.
+    expect(buildServerEntry(readClient('codex-user'), { ...base, launch }).args).toEqual([
+      '/p/node_modules/companion/bin/companion.js',
+      'serve',
+      '--root',
+      '/p/content',
+    ]);
+  });
+
+  it('writes the URL for hosts that take one, and the command for Claude Desktop', () => {
+    const url = 'http://127.0.0.1:3917/mcp';
+    expect(buildServerEntry(readClient('claude-code'), { ...base, url })).toEqual({ type: 'http', url });
+    expect(buildServerEntry(readClient('vscode'), { ...base, url })).toEqual({ type: 'http', url });
+    expect(buildServerEntry(readClient('cursor'), { ...base, url })).toEqual({ url });
+    expect(buildServerEntry(readClient('codex'), { ...base, url })).toEqual({ url });
+    expect(buildServerEntry(readClient('claude-desktop'), { ...base, url })).toHaveProperty('command');
+  });
+});
+
+describe('namesCompanion', () => {
+  it('knows companion by its bin or package, however it is spelled', () => {
+    for (const entry of [
+      { command: 'companion', args: ['serve'] },
+      { command: 'node', args: ['/x/bin/companion.js', 'serve'] },
+      { command: 'npx', args: ['--no', 'companion', 'serve'] },
+      { command: 'npx', args: ['-y', 'companion@0.1.0', 'serve'] },
+      { command: 'C:\\tools\\companion.cmd' },
+      { command: 'node', args: [`${WF}/bin/companion.js`] },
+    ]) {
+      expect(namesCompanion(entry), JSON.stringify(entry)).toBe(true);
+    }
+  });
+
+  it('does not take names that merely contain it, or URL entries', () => {
+    for (const entry of [
+      { command: 'uvx', args: ['companion-server'] },
+      { command: 'node', args: ['/x/my-companion.js'] },
+      { url: 'http://127.0.0.1:3917/mcp' },
+      { command: 'node' },
+      'companion',
+      null,
+    ]) {
+      expect(namesCompanion(entry), JSON.stringify(entry)).toBe(false);
+    }
+  });
+});
+
+describe('readEntryTarget', () => {
+  it('expands the workspace folder variable and resolves relative paths against the project', () => {
+    expect(
+      readEntryTarget(
+        { command: 'node', args: [`${WF}/bin/companion.js`, 'serve', '--root', 'content'] },
+        '/p',
+      ),
+    ).toEqual({ kind: 'stdio', root: '/p/content', bin: '/p/bin/companion.js', npx: false });
+    expect(
+      readEntryTarget({ command: 'npx', args: ['--no', 'companion', 'serve', '--root=/r'] }, '/p'),
+    ).toEqual({
+      kind: 'stdio',
+      root: '/r',
+      npx: true,
+    });
+    expect(readEntryTarget({ type: 'http', url: 'http://h/mcp' }, '/p')).toEqual({
+      kind: 'url',
+      url: 'http://h/mcp',
+    });
+  });
+});
+
+describe('readLaunch', () => {
+  let project: TempProject | undefined;
+  afterEach(() => project?.cleanup());
+
+  it('is standalone unless package.json declares companion and node_modules has it', () => {
+    project = createTempProject({ 'package.json': '{"devDependencies": {"companion": "^0.1.0"}}' });
+    expect(readLaunch(project.root)).toEqual({ kind: 'standalone', bin: OWN_BIN });
+    project.write('node_modules/companion/bin/companion.js', '');
+    expect(readLaunch(project.root)).toEqual({
+      kind: 'dependency',
+      bin: project.path('node_modules/companion/bin/companion.js'),
+    });
+    project.write('package.json', '{"dependencies": {}}');
+    expect(readLaunch(project.root).kind).toBe('standalone');
+  });
+
+  it('finds this repository’s own bin', () => {
+    expect(OWN_BIN).toBe(join(repoRoot, 'bin', 'companion.js'));
+  });
+});
+
+describe('buildConfigPath', () => {
+  const desktop = readClient('claude-desktop');
+  it('puts Claude Desktop’s config where each platform keeps it', () => {
+    expect(buildConfigPath(desktop, '/p', { home: '/h', env: {}, platform: 'linux' })).toBe(
+      '/h/.config/Claude/claude_desktop_config.json',
+    );
+    expect(
+      buildConfigPath(desktop, '/p', { home: '/h', env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux' }),
+    ).toBe('/x/Claude/claude_desktop_config.json');
+    expect(buildConfigPath(desktop, '/p', { home: '/h', env: {}, platform: 'darwin' })).toBe(
+      '/h/Library/Application Support/Claude/claude_desktop_config.json',
+    );
+    expect(buildConfigPath(desktop, '/p', { home: undefined, env: {}, platform: 'linux' })).toBeUndefined();
+  });
+
+  it('honours CODEX_HOME and puts project configs in the project', () => {
+    const where = { home: '/h', env: { CODEX_HOME: '/c' }, platform: 'linux' as const };
+    expect(buildConfigPath(readClient('codex-user'), '/p', where)).toBe('/c/config.toml');
+    expect(buildConfigPath(readClient('codex-user'), '/p', { ...where, env: {} })).toBe(
+      '/h/.codex/config.toml',
+    );
+    const project = CLIENT_IDS.filter((id) => readClient(id).scope === 'project').map((id) => [
+      id,
+      buildConfigPath(readClient(id), '/p', where),
+    ]);
+    expect(Object.fromEntries(project)).toEqual({
+      'claude-code': '/p/.mcp.json',
+      vscode: '/p/.vscode/mcp.json',
+      cursor: '/p/.cursor/mcp.json',
+      codex: '/p/.codex/config.toml',
+      generic: '/p/.mcp.json',
+    });
+  });
+});
