@@ -90,7 +90,12 @@ export const run: Command = async (argv, io) => {
   }
   const port = values.port === undefined ? DEFAULT_HTTP_PORT : parseInteger(values.port, 0, 65535);
   if (port === undefined) {
-    return writeUsageError(io, 'serve', `--port must be a number from 0 to 65535, not '${values.port}'`, USAGE);
+    return writeUsageError(
+      io,
+      'serve',
+      `--port must be a number from 0 to 65535, not '${values.port}'`,
+      USAGE,
+    );
   }
   const pageSize =
     values['page-size'] === undefined ? DEFAULT_PAGE_SIZE : parseInteger(values['page-size'], 1, 10_000);
@@ -121,7 +126,8 @@ export const run: Command = async (argv, io) => {
   // Lazily: the watcher pulls in chokidar, which plain `serve` never needs.
   const watcher = values.watch
     ? (await import('../../fs/watcher.js')).createWatcher(store, {
-        onError: (error) => log(`companion serve: watch: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (error) =>
+          log(`companion serve: watch: ${error instanceof Error ? error.message : String(error)}`),
       })
     : undefined;
   const stopLogging = values.watch

@@ -1,0 +1,259 @@
+/**
+ * The task guide: given what a caller is about to do, name the skills and documents that own it, the routing
+ * lines that apply, and the tool calls to make next — from the scope file's routing and topics, never from a
+ * guess about the caller's checkout.
+ *
+ * A task's words are matched against every candidate (routing `when` lines, topics, skills, documents); a word
+ * counts by how rare it is among the candidates (IDF), and a candidate must carry a third of the task's weight
+ * (what its id and title carry counts half again). A topic that matches brings in the documents and skills it
+ * covers; a routing line that matches (half the weight) puts the skill or document it names first. A miss is an answer too: it says nothing
+ * matched and lists the topics, so the caller can rephrase.
+ */
+import { extractTerms, splitWords, termMatchesWord, weighTerms } from './search.js';
+import type { Catalog } from './types.js';
+
+/** The parts of a catalog the guide reads. */
+export type TaskGuideInput = Pick<Catalog, 'coverage' | 'documents' | 'skills' | 'tools'>;
+
+export interface GuideCall {
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, string>>;
+  /** Why to make this call, one sentence. */
+  readonly why: string;
+}
+
+export interface GuideSkill {
+  readonly id: string;
+  readonly uri: string;
+  readonly description: string;
+  /** `skill_load` with this skill's name, when that tool is offered. */
+  readonly load?: GuideCall;
+}
+
+export interface GuideDocument {
+  readonly id: string;
+  readonly title: string;
+  readonly uri: string;
+  readonly description: string;
+  /** `document_lookup` with this document's id, when that tool is offered. */
+  readonly lookup?: GuideCall;
+}
+
+export interface GuideTopic {
+  readonly id: string;
+  readonly title: string;
+  readonly scope: string;
+  readonly depth?: string;
+}
+
+export interface TaskGuide {
+  readonly task: string;
+  /** False when nothing matched: `topics` then lists every topic so the caller can rephrase. */
+  readonly matched: boolean;
+  readonly topics: readonly GuideTopic[];
+  readonly skills: readonly GuideSkill[];
+  readonly documents: readonly GuideDocument[];
+  readonly routing: readonly { readonly when: string; readonly tool: string; readonly with?: string }[];
+  readonly nextTools: readonly GuideCall[];
+}
+
+export interface TaskGuideOptions {
+  /** Most skills named. @default 3 */
+  readonly maxSkills?: number;
+  /** Most documents named. @default 5 */
+  readonly maxDocuments?: number;
+  /** Share of the task's weight a candidate must carry. @default 0.34 */
+  readonly minCoverage?: number;
+}
+
+interface Scored<T> {
+  readonly item: T;
+  readonly score: number;
+}
+
+/** Builds the guide for `task`. Pure and deterministic; an empty or stopword-only task is a miss. */
+export function buildTaskGuide(
+  input: TaskGuideInput,
+  task: string,
+  options: TaskGuideOptions = {},
+): TaskGuide {
+  const maxSkills = options.maxSkills ?? 3;
+  const maxDocuments = options.maxDocuments ?? 5;
+  const minCoverage = options.minCoverage ?? 0.34;
+  const terms = extractTerms(task);
+  const { coverage } = input;
+  const offers = (tool: string): boolean => input.tools.includes(tool);
+
+  const routingWords = coverage.routing.map((line) => splitWords(line.when));
+  const topicWords = coverage.topics.map((topic) => splitWords(`${topic.title} ${topic.depth ?? ''}`));
+  const { names: skillNames, words: skillWords } = indexEntries(input.skills, (skill) => [
+    `${skill.id} ${skill.title}`,
+    skill.description,
+  ]);
+  const { names: documentNames, words: documentWords } = indexEntries(input.documents, (document) => [
+    `${document.id} ${document.title}`,
+    `${document.description} ${document.whenToUse ?? ''}`,
+  ]);
+  const weights = weighTerms(terms, [...routingWords, ...topicWords, ...skillWords, ...documentWords]);
+  const total = terms.reduce((sum, term) => sum + weights.get(term)!, 0);
+  const coverageOf = (words: readonly string[]): number => {
+    if (total === 0) return 0;
+    let matched = 0;
+    for (const term of terms)
+      if (words.some((word) => termMatchesWord(term, word))) matched += weights.get(term)!;
+    return matched / total;
+  };
+  const rank = <T>(items: readonly T[], words: readonly (readonly string[])[], min: number): Scored<T>[] =>
+    items
+      .map((item, index) => ({ item, score: coverageOf(words[index]!) }))
+      .filter((scored) => scored.score >= min);
+  /** Coverage over all its words, plus half again for what its id and title alone cover. */
+  const rankEntries = <T extends { id: string }>(
+    items: readonly T[],
+    words: readonly (readonly string[])[],
+    names: readonly (readonly string[])[],
+  ): Map<string, number> => {
+    const scores = new Map<string, number>();
+    items.forEach((item, index) => {
+      const score = coverageOf(words[index]!);
+      if (score >= minCoverage) scores.set(item.id, score + 0.5 * coverageOf(names[index]!));
+    });
+    return scores;
+  };
+
+  const topics = rank(coverage.topics, topicWords, minCoverage);
+  // A routing line is the author's own "when X, call Y": it must match well, and then it outranks any guess.
+  const routing = rank(coverage.routing, routingWords, Math.max(minCoverage, 0.5));
+  const skillScores = rankEntries(input.skills, skillWords, skillNames);
+  const documentScores = rankEntries(input.documents, documentWords, documentNames);
+  const raise = (scores: Map<string, number>, id: string, score: number): void => {
+    scores.set(id, Math.max(scores.get(id) ?? 0, score));
+  };
+  // A matching topic vouches for what it covers, a little below a direct match.
+  for (const { item: topic, score } of topics) {
+    for (const id of topic.skills) raise(skillScores, id, score * 0.9);
+    for (const id of topic.documents) raise(documentScores, id, score * 0.9);
+  }
+  for (const { item: line, score } of routing) {
+    const target = line.with ?? '';
+    if (line.tool === 'skill_load') {
+      for (const skill of input.skills)
+        if (mentions(target, skill.id)) raise(skillScores, skill.id, 2 + score);
+    } else if (line.tool === 'document_lookup') {
+      for (const document of input.documents) {
+        if (mentions(target, document.id)) raise(documentScores, document.id, 2 + score);
+      }
+    }
+  }
+
+  const byScore = <T extends { id: string }>(items: readonly T[], scores: Map<string, number>): T[] =>
+    items
+      .filter((item) => scores.has(item.id))
+      .sort((a, b) => scores.get(b.id)! - scores.get(a.id)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const skills: GuideSkill[] = byScore(input.skills, skillScores)
+    .slice(0, maxSkills)
+    .map((skill) => {
+      const base = { id: skill.id, uri: skill.uri, description: skill.description };
+      return offers('skill_load')
+        ? {
+            ...base,
+            load: {
+              tool: 'skill_load',
+              arguments: { name: skill.id },
+              why: `Load the ${skill.id} workflow and follow it.`,
+            },
+          }
+        : base;
+    });
+  const documents: GuideDocument[] = byScore(input.documents, documentScores)
+    .slice(0, maxDocuments)
+    .map((document) => {
+      const base = {
+        id: document.id,
+        title: document.title,
+        uri: document.uri,
+        description: document.description,
+      };
+      return offers('document_lookup')
+        ? {
+            ...base,
+            lookup: {
+              tool: 'document_lookup',
+              arguments: { documentId: document.id },
+              why: `Read "${document.title}" whole.`,
+            },
+          }
+        : base;
+    });
+
+  const matchedTopics = topics
+    .sort((a, b) => b.score - a.score)
+    .map(({ item }) => toGuideTopic(item))
+    .slice(0, 5);
+  const matched = skills.length > 0 || documents.length > 0 || routing.length > 0 || matchedTopics.length > 0;
+
+  const nextTools: GuideCall[] = [];
+  if (skills[0]?.load) nextTools.push(skills[0].load);
+  if (documents[0]?.lookup) nextTools.push(documents[0].lookup);
+  if (offers('document_lookup') && terms.length > 0 && nextTools.length < 2) {
+    nextTools.push({
+      tool: 'document_lookup',
+      arguments: { query: task },
+      why: matched
+        ? 'Search the documents for the sections that answer the task.'
+        : 'Search the documents directly; the task named no topic this server covers.',
+    });
+  }
+
+  return {
+    task,
+    matched,
+    topics: matched ? matchedTopics : coverage.topics.map(toGuideTopic),
+    skills,
+    documents,
+    routing: routing
+      .sort((a, b) => b.score - a.score)
+      .map(({ item }) =>
+        item.with === undefined
+          ? { when: item.when, tool: item.tool }
+          : { when: item.when, tool: item.tool, with: item.with },
+      ),
+    nextTools,
+  };
+}
+
+interface EntryWords {
+  /** Per entry: the words of its id and title. */
+  readonly names: readonly (readonly string[])[];
+  /** Per entry: those plus the words of its description (and when-to-use). */
+  readonly words: readonly (readonly string[])[];
+}
+
+// A catalog's skill and document lists are immutable for one generation: split their words once per list.
+const entryIndex = new WeakMap<readonly object[], EntryWords>();
+
+function indexEntries<T extends object>(
+  items: readonly T[],
+  texts: (item: T) => [string, string],
+): EntryWords {
+  let index = entryIndex.get(items);
+  if (!index) {
+    const names = items.map((item) => splitWords(texts(item)[0]));
+    const words = items.map((item, position) => [...names[position]!, ...splitWords(texts(item)[1])]);
+    index = { names, words };
+    entryIndex.set(items, index);
+  }
+  return index;
+}
+
+/** True when `text` names `id` as a whole token (`write-a-skill`, `documentId any/hosts/codex`). */
+function mentions(text: string, id: string): boolean {
+  return text.split(/[\s,;"'`()]+/).includes(id);
+}
+
+function toGuideTopic(topic: { id: string; title: string; scope: string; depth?: string }): GuideTopic {
+  return topic.depth === undefined
+    ? { id: topic.id, title: topic.title, scope: topic.scope }
+    : { id: topic.id, title: topic.title, scope: topic.scope, depth: topic.depth };
+}

@@ -1,0 +1,700 @@
+/**
+ * The MCP surface, asserted over the wire. One suite, run over stdio (the real CLI) and over Streamable HTTP
+ * (two concurrent sessions): each test runs against every connection at once.
+ *
+ * Expectations come from two places: the disk (bytes, file lists) and the catalog built in the test process
+ * from the same root (order, descriptions) — and several hold by themselves (a listed size equals the length
+ * of what a read returns, a digest is the SHA-256 of what a read returns).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/core/catalog.js';
+import type { Catalog } from '../../src/core/types.js';
+import { readSnapshot } from '../../src/fs/read-snapshot.js';
+import { expectRpcError, listAllResources, type McpConnection, rawRequest } from '../helpers/mcp-client.js';
+
+export interface SurfaceTarget {
+  /** The content root being served. */
+  readonly root: string;
+  /** The page size the server was started with (small, so pagination is exercised). */
+  readonly pageSize: number;
+  /** Open connections; every test runs on each, concurrently. */
+  readonly connections: readonly McpConnection[];
+}
+
+/** The draft skill and the binary asset the `mcp-extra` fixture adds to the bundled content. */
+export const DRAFT_SKILL_URI = 'companion://skill/draft-notes/SKILL.md';
+export const DRAFT_FILE_URI = 'companion://skill/draft-notes/references/plan.md';
+export const BINARY_URI = 'companion://skill/write-a-skill/assets/pixel.png';
+
+const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+/** The bytes a read returns. */
+export async function readBytes(connection: McpConnection, uri: string): Promise<Buffer> {
+  const result = await connection.client.readResource({ uri });
+  expect(result.contents).toHaveLength(1);
+  const content = result.contents[0]!;
+  expect(content.uri).toBe(uri);
+  return 'text' in content && typeof content.text === 'string'
+    ? Buffer.from(content.text, 'utf8')
+    : Buffer.from(String((content as { blob: string }).blob), 'base64');
+}
+
+/** Probes that must all read as "not found": traversal, encodings, absolute paths, control bytes, drafts. */
+export const NOT_FOUND_PROBES: readonly string[] = [
+  'companion://guides/nope',
+  'companion://guides/../../SECRET.txt',
+  'companion://guides/any/../../../SECRET.txt',
+  'companion://guides/any/%2e%2e/%2e%2e/SECRET.txt',
+  'companion://guides/%2E%2E%2F%2E%2E%2FSECRET.txt',
+  'companion://skill/write-a-skill/../../../SECRET.txt',
+  'companion://skill/write-a-skill/references/../../../../SECRET.txt',
+  'companion://skill/write-a-skill/references%2F..%2F..%2FSKILL.md',
+  'companion://skill/write-a-skill\\..\\..\\SECRET.txt',
+  'companion://skill/write-a-skill/references\\base.md',
+  'companion://guides/any\u0000/hosts/codex',
+  'companion://guides/any/hosts/codex\u0000',
+  `companion://guides/${'a/'.repeat(5000)}x`,
+  '/etc/passwd',
+  'file:///etc/passwd',
+  '../SECRET.txt',
+  'COMPANION://guides',
+  'companion://GUIDES',
+  'companion://guides/',
+  'companion://guides/any/hosts/codex.md',
+  'companion://guides/any/hosts/codex/',
+  'companion://skill/write-a-skill',
+  'companion://skill/write-a-skill/',
+  'companion://skill/write-a-skill/skill.md',
+  'companion://skill/base.md',
+  DRAFT_SKILL_URI,
+  DRAFT_FILE_URI,
+  'companion://skill/draft-notes/references/base.md',
+  '',
+  'not a uri',
+];
+
+/** Registers the whole suite. `setup` runs in `beforeAll` of the caller; the target is read lazily. */
+export function describeSurface(target: () => SurfaceTarget): void {
+  const each = async (check: (connection: McpConnection, index: number) => Promise<void>): Promise<void> => {
+    await Promise.all(target().connections.map((connection, index) => check(connection, index)));
+  };
+  let cached: { root: string; catalog: Catalog } | undefined;
+  const expected = (): Catalog => {
+    const { root } = target();
+    if (cached?.root !== root) cached = { root, catalog: buildCatalog(readSnapshot(root)).catalog };
+    return cached.catalog;
+  };
+
+  describe('initialize', () => {
+    it('names the server, gives the instructions and declares exactly what it serves', async () => {
+      const catalog = expected();
+      await each(async ({ client }) => {
+        expect(client.getServerVersion()).toEqual({
+          name: catalog.server.name,
+          title: catalog.server.title,
+          version: catalog.server.version,
+        });
+        const instructions = client.getInstructions() ?? '';
+        expect(instructions).toBe(catalog.instructions);
+        expect(instructions.length).toBeGreaterThan(0);
+        expect(instructions.length).toBeLessThanOrEqual(2048);
+        expect(client.getServerCapabilities()).toEqual({
+          resources: { subscribe: true, listChanged: true },
+          completions: {},
+          tools: {},
+          extensions: { 'io.modelcontextprotocol/skills': {} },
+        });
+      });
+    });
+
+    it('backs every declaration with a method that answers', async () => {
+      const catalog = expected();
+      await each(async (connection) => {
+        const { client } = connection;
+        expect((await client.listResources()).resources.length).toBeGreaterThan(0);
+        expect((await client.listResourceTemplates()).resourceTemplates.length).toBe(2);
+        expect(await client.subscribeResource({ uri: catalog.indexUri })).toEqual({});
+        expect(await client.unsubscribeResource({ uri: catalog.indexUri })).toEqual({});
+        const completion = await client.complete({
+          ref: { type: 'ref/resource', uri: 'companion://skill/{skillId}/{+path}' },
+          argument: { name: 'skillId', value: '' },
+        });
+        expect(completion.completion.values.length).toBeGreaterThan(0);
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+        const skills = await rawRequest(connection, 'skills/list', {});
+        expect(Array.isArray(skills.skills)).toBe(true);
+        // Not declared, so not served: prompts and logging answer "method not found".
+        expect((await expectRpcError(rawRequest(connection, 'prompts/list', {}))).code).toBe(-32601);
+        expect(
+          (await expectRpcError(rawRequest(connection, 'logging/setLevel', { level: 'info' }))).code,
+        ).toBe(-32601);
+        expect(await client.ping()).toEqual({});
+      });
+    });
+  });
+
+  describe('resources/list', () => {
+    it('pages through every entry exactly once, index first, then documents, then skills', async () => {
+      const catalog = expected();
+      await each(async (connection) => {
+        const { pages, resources } = await listAllResources(connection);
+        expect(pages.length).toBe(Math.ceil(catalog.resources.length / target().pageSize));
+        for (const page of pages) expect(page.resources.length).toBeLessThanOrEqual(target().pageSize);
+        const uris = resources.map((resource) => resource.uri);
+        expect(new Set(uris).size).toBe(uris.length);
+        expect(uris).toEqual(catalog.resources.map((resource) => resource.uri));
+        expect(uris[0]).toBe(catalog.indexUri);
+        const kinds = uris
+          .slice(1)
+          .map((uri) => (uri.startsWith('companion://skill/') ? 'skill' : 'document'));
+        expect(kinds).toEqual([...kinds].sort());
+        const documentIds = uris.filter((uri) => uri.startsWith('companion://guides/'));
+        expect(documentIds).toEqual([...documentIds].sort());
+        const skillUris = uris.filter((uri) => uri.startsWith('companion://skill/'));
+        expect(skillUris).toEqual([...skillUris].sort());
+        // A skill's other files are never list entries; drafts appear nowhere.
+        for (const uri of skillUris) expect(uri).toMatch(/^companion:\/\/skill\/[a-z0-9-]+\/SKILL\.md$/);
+        expect(uris).not.toContain(DRAFT_SKILL_URI);
+        expect(uris.length).toBe(1 + catalog.documents.length + catalog.skills.length);
+      });
+    });
+
+    it('gives every entry the fields a picker chooses by, and never annotations.audience', async () => {
+      await each(async (connection) => {
+        const { resources } = await listAllResources(connection);
+        for (const resource of resources) {
+          expect(Object.keys(resource).sort()).toEqual(
+            ['annotations', 'description', 'mimeType', 'name', 'size', 'title', 'uri'].sort(),
+          );
+          expect(resource.name.length).toBeGreaterThan(0);
+          expect(resource.title?.length).toBeGreaterThan(0);
+          expect(resource.description?.length).toBeGreaterThan(0);
+          expect(resource.annotations).not.toHaveProperty('audience');
+          expect(Object.keys(resource.annotations ?? {}).sort()).toEqual(['lastModified', 'priority']);
+          expect(Number.isNaN(Date.parse(resource.annotations?.lastModified ?? ''))).toBe(false);
+        }
+      });
+    });
+
+    it('declares as size exactly the bytes a read returns', async () => {
+      await each(async (connection) => {
+        const { resources } = await listAllResources(connection);
+        for (const resource of resources) {
+          const result = await connection.client.readResource({ uri: resource.uri });
+          const content = result.contents[0]!;
+          expect(content.mimeType).toBe(resource.mimeType);
+          expect('text' in content).toBe(true);
+          expect(Buffer.byteLength(String((content as { text: string }).text), 'utf8')).toBe(resource.size);
+        }
+      });
+    });
+
+    it('orders priorities: index above all, transferable above non-transferable, templates below every entry', async () => {
+      const catalog = expected();
+      const transfers = new Map(catalog.coverage.scopes.map((scope) => [scope.id, scope.transfers]));
+      const scopeOf = new Map<string, string | undefined>([
+        ...catalog.documents.map((document) => [document.uri, document.scope] as const),
+        ...catalog.skills.map((skill) => [skill.uri, skill.scope] as const),
+      ]);
+      await each(async (connection) => {
+        const { resources } = await listAllResources(connection);
+        const priority = (uri: string) =>
+          resources.find((resource) => resource.uri === uri)!.annotations!.priority!;
+        const index = priority(catalog.indexUri);
+        const others = resources.filter((resource) => resource.uri !== catalog.indexUri);
+        for (const resource of others) expect(index).toBeGreaterThan(resource.annotations!.priority!);
+        const transferable = others.filter(
+          (resource) => transfers.get(scopeOf.get(resource.uri) ?? '') === true,
+        );
+        const local = others.filter((resource) => transfers.get(scopeOf.get(resource.uri) ?? '') === false);
+        expect(transferable.length).toBeGreaterThan(0);
+        expect(local.length).toBeGreaterThan(0);
+        const lowestTransferable = Math.min(
+          ...transferable.map((resource) => resource.annotations!.priority!),
+        );
+        const highestLocal = Math.max(...local.map((resource) => resource.annotations!.priority!));
+        expect(lowestTransferable).toBeGreaterThan(highestLocal);
+        const { resourceTemplates } = await connection.client.listResourceTemplates();
+        const lowestListed = Math.min(...resources.map((resource) => resource.annotations!.priority!));
+        for (const template of resourceTemplates) {
+          expect(template.annotations?.priority).toBeLessThan(lowestListed);
+        }
+      });
+    });
+
+    it('refuses a cursor it did not issue with -32602', async () => {
+      const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const bad: unknown[] = [
+        'garbage!',
+        'bm90IGpzb24',
+        forged({ k: 's', o: 1, g: 1 }),
+        forged({ k: 'r', o: -1, g: 1 }),
+        forged({ k: 'r', o: 1.5, g: 1 }),
+        forged({ k: 'r', o: 1, g: 99999 }),
+        forged([1, 2]),
+        '',
+        7,
+      ];
+      await each(async (connection) => {
+        for (const cursor of bad) {
+          const error = await expectRpcError(rawRequest(connection, 'resources/list', { cursor }));
+          expect(error.code).toBe(-32602);
+        }
+        // A cursor past the end of the list is an empty last page, not an error.
+        const past = await rawRequest(connection, 'resources/list', {
+          cursor: forged({ k: 'r', o: 10_000, g: 1 }),
+        });
+        expect(past).toEqual({ resources: [] });
+      });
+    });
+  });
+
+  describe('resources/templates/list', () => {
+    it('lists the document and the skill-file template with description and priority', async () => {
+      await each(async ({ client }) => {
+        const { resourceTemplates, nextCursor } = await client.listResourceTemplates();
+        expect(nextCursor).toBeUndefined();
+        expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+          'companion://guides/{+documentId}',
+          'companion://skill/{skillId}/{+path}',
+        ]);
+        for (const template of resourceTemplates) {
+          expect(template.name.length).toBeGreaterThan(0);
+          expect(template.description?.length).toBeGreaterThan(0);
+          expect(typeof template.annotations?.priority).toBe('number');
+          expect(template.annotations).not.toHaveProperty('audience');
+        }
+        expect(resourceTemplates[0]!.mimeType).toBe('text/markdown');
+        const error = await expectRpcError(client.listResourceTemplates({ cursor: 'abc' }));
+        expect(error.code).toBe(-32602);
+      });
+    });
+  });
+
+  describe('resources/read', () => {
+    it('serves the index as JSON that names every document and skill', async () => {
+      const catalog = expected();
+      await each(async (connection) => {
+        const bytes = await readBytes(connection, catalog.indexUri);
+        const index = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+        const text = JSON.stringify(index);
+        for (const document of catalog.documents) expect(text).toContain(document.uri);
+        for (const skill of catalog.skills) expect(text).toContain(skill.uri);
+        expect(text).not.toContain('draft-notes');
+      });
+    });
+
+    it('serves each document and SKILL.md with the bytes on disk', async () => {
+      const catalog = expected();
+      const { root } = target();
+      await each(async (connection) => {
+        for (const document of catalog.documents) {
+          expect(
+            (await readBytes(connection, document.uri)).equals(readFileSync(join(root, document.path))),
+          ).toBe(true);
+        }
+        for (const skill of catalog.skills) {
+          const onDisk = readFileSync(join(root, 'skills', skill.id, 'SKILL.md'));
+          expect((await readBytes(connection, skill.uri)).equals(onDisk)).toBe(true);
+        }
+      });
+    });
+
+    it('resolves the relative link a SKILL.md writes onto the served references/base.md', async () => {
+      const catalog = expected();
+      const base = readFileSync(join(target().root, 'skills', 'base.md'));
+      await each(async (connection) => {
+        for (const skill of catalog.skills) {
+          const body = (await readBytes(connection, skill.uri)).toString('utf8');
+          expect(body).toContain('](references/base.md)');
+          const resolved = new URL('references/base.md', skill.uri).href;
+          expect(resolved).toBe(skill.uri.replace(/SKILL\.md$/, 'references/base.md'));
+          expect((await readBytes(connection, resolved)).equals(base)).toBe(true);
+        }
+      });
+    });
+
+    it('serves a binary file as a base64 blob of the exact bytes', async () => {
+      const onDisk = readFileSync(join(target().root, 'skills', 'write-a-skill', 'assets', 'pixel.png'));
+      await each(async ({ client }) => {
+        const result = await client.readResource({ uri: BINARY_URI });
+        const content = result.contents[0] as {
+          uri: string;
+          mimeType?: string;
+          blob?: string;
+          text?: string;
+        };
+        expect(content.text).toBeUndefined();
+        expect(content.mimeType).toBe('image/png');
+        expect(Buffer.from(content.blob!, 'base64').equals(onDisk)).toBe(true);
+      });
+    });
+
+    it('answers every unknown, malformed, escaping or draft URI with the same -32602 and data.uri', async () => {
+      await each(async (connection) => {
+        for (const uri of NOT_FOUND_PROBES) {
+          const error = await expectRpcError(connection.client.readResource({ uri }));
+          expect(error.code, uri).toBe(-32602);
+          expect(error.data, uri).toEqual({ uri });
+          expect(error.message, uri).toBe(`MCP error -32602: Resource not found: ${uri}`);
+        }
+        for (const uri of [42, null, { href: 'companion://guides' }, ['companion://guides']]) {
+          const error = await expectRpcError(rawRequest(connection, 'resources/read', { uri }));
+          expect(error.code).toBe(-32602);
+        }
+        expect((await expectRpcError(rawRequest(connection, 'resources/read', {}))).code).toBe(-32602);
+      });
+    });
+  });
+
+  describe('completion/complete', () => {
+    const documentTemplate = { type: 'ref/resource' as const, uri: 'companion://guides/{+documentId}' };
+    const skillTemplate = { type: 'ref/resource' as const, uri: 'companion://skill/{skillId}/{+path}' };
+
+    it('completes document ids by case-folded prefix, sorted, with total and hasMore', async () => {
+      const catalog = expected();
+      const want = catalog.documents
+        .map((document) => document.id)
+        .filter((id) => id.startsWith('any/h'))
+        .sort();
+      expect(want.length).toBeGreaterThan(1);
+      await each(async ({ client }) => {
+        for (const value of ['any/h', 'ANY/H', 'Any/H']) {
+          const { completion } = await client.complete({
+            ref: documentTemplate,
+            argument: { name: 'documentId', value },
+          });
+          expect(completion).toEqual({ values: want, total: want.length, hasMore: false });
+        }
+        const all = await client.complete({
+          ref: documentTemplate,
+          argument: { name: 'documentId', value: '' },
+        });
+        expect(all.completion.values).toEqual(catalog.documents.map((document) => document.id).sort());
+      });
+    });
+
+    it('completes published skill ids and only the named skill’s own files', async () => {
+      const catalog = expected();
+      await each(async ({ client }) => {
+        const ids = await client.complete({ ref: skillTemplate, argument: { name: 'skillId', value: '' } });
+        expect(ids.completion.values).toEqual(catalog.skills.map((skill) => skill.id).sort());
+        expect(ids.completion.values).not.toContain('draft-notes');
+
+        const files = await client.complete({
+          ref: skillTemplate,
+          argument: { name: 'path', value: '' },
+          context: { arguments: { skillId: 'write-a-skill' } },
+        });
+        const own = catalog.skills
+          .find((skill) => skill.id === 'write-a-skill')!
+          .files.map((file) => file.path);
+        expect(files.completion.values).toEqual([...own].sort());
+        expect(files.completion.values).toContain('references/base.md');
+
+        const refs = await client.complete({
+          ref: skillTemplate,
+          argument: { name: 'path', value: 'REF' },
+          context: { arguments: { skillId: 'write-a-skill' } },
+        });
+        expect(refs.completion.values.every((value) => value.startsWith('references/'))).toBe(true);
+        expect(refs.completion.values.length).toBeGreaterThan(1);
+        // Another skill's files never appear under this skill.
+        const others = catalog.skills
+          .filter((skill) => skill.id !== 'write-a-skill')
+          .flatMap((skill) => skill.files.map((file) => file.path))
+          .filter((path) => !own.includes(path));
+        for (const value of files.completion.values) expect(others).not.toContain(value);
+      });
+    });
+
+    it('completes anything it does not know to nothing, never an error', async () => {
+      await each(async (connection) => {
+        const { client } = connection;
+        const empties = [
+          { ref: skillTemplate, argument: { name: 'path', value: '' } },
+          {
+            ref: skillTemplate,
+            argument: { name: 'path', value: '' },
+            context: { arguments: { skillId: 'nope' } },
+          },
+          {
+            ref: skillTemplate,
+            argument: { name: 'path', value: '' },
+            context: { arguments: { skillId: 'draft-notes' } },
+          },
+          {
+            ref: skillTemplate,
+            argument: { name: 'path', value: '../' },
+            context: { arguments: { skillId: '../..' } },
+          },
+          { ref: skillTemplate, argument: { name: 'documentId', value: '' } },
+          { ref: documentTemplate, argument: { name: 'skillId', value: '' } },
+          { ref: documentTemplate, argument: { name: 'documentId', value: 'zzz' } },
+          {
+            ref: { type: 'ref/resource' as const, uri: 'companion://other/{x}' },
+            argument: { name: 'x', value: '' },
+          },
+          { ref: { type: 'ref/prompt' as const, name: 'anything' }, argument: { name: 'arg1', value: 'a' } },
+        ];
+        for (const params of empties) {
+          const { completion } = await client.complete(params);
+          expect(completion.values, JSON.stringify(params)).toEqual([]);
+        }
+        const malformed = await rawRequest(connection, 'completion/complete', { ref: 5, argument: 'x' });
+        expect(malformed).toEqual({ completion: { values: [] } });
+      });
+    });
+  });
+
+  describe('resources/subscribe and unsubscribe', () => {
+    it('accepts any string URI, even one not served yet, and refuses a non-string', async () => {
+      await each(async (connection) => {
+        const { client } = connection;
+        expect(await client.subscribeResource({ uri: 'companion://guides/any/not-written-yet' })).toEqual({});
+        expect(await client.subscribeResource({ uri: expected().indexUri })).toEqual({});
+        expect(await client.unsubscribeResource({ uri: expected().indexUri })).toEqual({});
+        expect(await client.unsubscribeResource({ uri: 'companion://never-subscribed' })).toEqual({});
+        for (const method of ['resources/subscribe', 'resources/unsubscribe']) {
+          expect((await expectRpcError(rawRequest(connection, method, { uri: 5 }))).code).toBe(-32602);
+          expect((await expectRpcError(rawRequest(connection, method, {}))).code).toBe(-32602);
+        }
+      });
+    });
+  });
+
+  describe('skills extension', () => {
+    it('lists every published skill across pages with the front matter and a manifest of what reads return', async () => {
+      const catalog = expected();
+      await each(async (connection) => {
+        const entries: { uri: string; frontmatter: Record<string, unknown>; resources: unknown }[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await rawRequest(connection, 'skills/list', cursor === undefined ? {} : { cursor });
+          pages++;
+          entries.push(...(page.skills as typeof entries));
+          cursor = page.nextCursor as string | undefined;
+          expect(pages).toBeLessThan(50);
+        } while (cursor !== undefined);
+        expect(pages).toBe(Math.ceil(catalog.skills.length / target().pageSize));
+        expect(entries.map((entry) => entry.uri)).toEqual(catalog.skills.map((skill) => skill.uri));
+        expect(entries.map((entry) => entry.uri)).not.toContain(DRAFT_SKILL_URI);
+        for (const entry of entries) {
+          expect(Object.keys(entry).sort()).toEqual(['frontmatter', 'resources', 'uri']);
+          const skill = catalog.skills.find((candidate) => candidate.uri === entry.uri)!;
+          expect(entry.frontmatter).toEqual(skill.frontmatter);
+          expect(entry.frontmatter.name).toBe(skill.id);
+          const manifest = entry.resources as { uri: string; digest: string; size: number }[];
+          expect(manifest[0]!.uri).toBe(entry.uri);
+          expect(manifest.map((file) => file.uri)).toContain(
+            entry.uri.replace(/SKILL\.md$/, 'references/base.md'),
+          );
+          expect(new Set(manifest.map((file) => file.uri)).size).toBe(manifest.length);
+          for (const file of manifest) {
+            expect(Object.keys(file).sort()).toEqual(['digest', 'size', 'uri']);
+            const bytes = await readBytes(connection, file.uri);
+            expect(file.digest).toBe(sha256(bytes));
+            expect(file.size).toBe(bytes.length);
+          }
+          const got = await rawRequest(connection, 'skills/get', { uri: entry.uri });
+          expect(got).toEqual({ skill: entry });
+        }
+      });
+    });
+
+    it('refuses an unknown, draft or non-SKILL.md URI and malformed params with -32602', async () => {
+      await each(async (connection) => {
+        for (const uri of [
+          'companion://skill/nope/SKILL.md',
+          DRAFT_SKILL_URI,
+          'companion://skill/write-a-skill/references/base.md',
+          'companion://skill/write-a-skill',
+          'companion://guides',
+        ]) {
+          const error = await expectRpcError(rawRequest(connection, 'skills/get', { uri }));
+          expect(error.code).toBe(-32602);
+          expect(error.data).toEqual({ uri });
+        }
+        for (const params of [{}, { uri: 5 }, { uri: null }, { uri: ['x'] }]) {
+          expect((await expectRpcError(rawRequest(connection, 'skills/get', params))).code).toBe(-32602);
+        }
+        expect((await expectRpcError(rawRequest(connection, 'skills/get'))).code).toBe(-32602);
+        for (const cursor of ['nope', 5, Buffer.from('{"k":"r","o":1,"g":1}').toString('base64url')]) {
+          expect((await expectRpcError(rawRequest(connection, 'skills/list', { cursor }))).code).toBe(-32602);
+        }
+      });
+    });
+  });
+
+  describe('tools', () => {
+    it('lists the offered tools with titles, both schemas and read-only annotations', async () => {
+      const catalog = expected();
+      await each(async ({ client }) => {
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual([...catalog.tools]);
+        for (const tool of tools) {
+          expect(tool.title?.length).toBeGreaterThan(0);
+          expect(tool.description?.length).toBeGreaterThan(40);
+          expect(tool.inputSchema.type).toBe('object');
+          expect(tool.outputSchema?.type).toBe('object');
+          expect(tool.annotations).toMatchObject({
+            readOnlyHint: true,
+            destructiveHint: false,
+            idempotentHint: true,
+            openWorldHint: false,
+          });
+        }
+      });
+    });
+
+    it('document_lookup answers a query with ranked sections and an id with the whole document', async () => {
+      const catalog = expected();
+      const document = catalog.documents[0]!;
+      await each(async ({ client }) => {
+        const search = await client.callTool({
+          name: 'document_lookup',
+          arguments: { query: 'skill description budget' },
+        });
+        expect(search.isError).toBeFalsy();
+        const found = search.structuredContent as { matchCount: number; matches: { documentId: string }[] };
+        expect(found.matchCount).toBeGreaterThan(0);
+        for (const match of found.matches) {
+          expect(catalog.documents.map((entry) => entry.id)).toContain(match.documentId);
+        }
+        const text = (search.content as { type: string; text: string }[])[0]!.text;
+        expect(() => JSON.parse(text)).toThrow();
+
+        const whole = await client.callTool({
+          name: 'document_lookup',
+          arguments: { documentId: document.id },
+        });
+        expect(whole.isError).toBeFalsy();
+        const structured = whole.structuredContent as { matches: { body: string; uri: string }[] };
+        expect(structured.matches[0]!.body).toBe(document.body);
+        expect(structured.matches[0]!.uri).toBe(document.uri);
+      });
+    });
+
+    it('document_lookup refuses an unknown id or a fruitless query with what to do instead', async () => {
+      const catalog = expected();
+      await each(async ({ client }) => {
+        const unknown = await client.callTool({
+          name: 'document_lookup',
+          arguments: { documentId: 'any/nope' },
+        });
+        expect(unknown.isError).toBe(true);
+        const text = (unknown.content as { text: string }[])[0]!.text;
+        expect(text).toContain(catalog.documents[0]!.id);
+        const none = await client.callTool({
+          name: 'document_lookup',
+          arguments: { query: 'xylophone quasar' },
+        });
+        expect(none.isError).toBe(true);
+        expect((none.content as { text: string }[])[0]!.text).toContain('task_guide');
+      });
+    });
+
+    it('refuses invalid arguments and unknown tools with -32602 naming the argument', async () => {
+      await each(async ({ client }) => {
+        const cases: [string, Record<string, unknown>, string][] = [
+          ['document_lookup', {}, 'query'],
+          ['document_lookup', { query: 'a', documentId: 'b' }, 'documentId'],
+          ['document_lookup', { query: 5 }, 'query'],
+          ['document_lookup', { query: 'x', bogus: true }, 'bogus'],
+          ['task_guide', {}, 'task'],
+          ['task_guide', { task: '' }, 'task'],
+          ['skill_load', { name: 7 }, 'name'],
+        ];
+        for (const [name, args, argument] of cases) {
+          const error = await expectRpcError(client.callTool({ name, arguments: args }));
+          expect(error.code, `${name} ${JSON.stringify(args)}`).toBe(-32602);
+          expect(error.message).toContain(argument);
+        }
+        expect((await expectRpcError(client.callTool({ name: 'no_such_tool', arguments: {} }))).code).toBe(
+          -32602,
+        );
+      });
+    });
+
+    it('refuses malformed tools/call params and task-augmented requests with -32602, never -32603', async () => {
+      await each(async (connection) => {
+        const cases: Record<string, unknown>[] = [
+          { name: 5 },
+          { name: 'task_guide', arguments: 'task' },
+          { name: 'task_guide', arguments: { task: 'x' }, task: { ttl: 1000 } },
+        ];
+        for (const params of cases) {
+          expect((await expectRpcError(rawRequest(connection, 'tools/call', params))).code).toBe(-32602);
+        }
+        const read = rawRequest(connection, 'resources/read', {
+          uri: 'companion://guides',
+          task: { ttl: 1000 },
+        });
+        expect((await expectRpcError(read)).code).toBe(-32602);
+      });
+    });
+
+    it('task_guide names the skill and documents that own a task, and a miss lists the topics', async () => {
+      const catalog = expected();
+      await each(async ({ client }) => {
+        const hit = await client.callTool({ name: 'task_guide', arguments: { task: 'write a new skill' } });
+        expect(hit.isError).toBeFalsy();
+        const guide = hit.structuredContent as {
+          matched: boolean;
+          skills: { id: string; uri: string }[];
+          documents: { id: string; lookup?: { tool: string; arguments: Record<string, string> } }[];
+          nextTools: { tool: string }[];
+        };
+        expect(guide.matched).toBe(true);
+        expect(guide.skills.map((skill) => skill.id)).toContain('write-a-skill');
+        for (const document of guide.documents) {
+          expect(document.lookup).toEqual({
+            tool: 'document_lookup',
+            arguments: { documentId: document.id },
+            why: expect.any(String),
+          });
+        }
+        expect(guide.nextTools[0]?.tool).toBe('skill_load');
+
+        const miss = await client.callTool({
+          name: 'task_guide',
+          arguments: { task: 'bake sourdough bread' },
+        });
+        expect(miss.isError).toBeFalsy();
+        const missed = miss.structuredContent as { matched: boolean; topics: { id: string }[] };
+        expect(missed.matched).toBe(false);
+        expect(missed.topics.map((topic) => topic.id)).toEqual(
+          catalog.coverage.topics.map((topic) => topic.id),
+        );
+      });
+    });
+
+    it('skill_load hands over the body and the URIs of every file, and refuses an unknown or draft name', async () => {
+      const catalog = expected();
+      const skill = catalog.skills.find((entry) => entry.id === 'write-a-skill')!;
+      await each(async (connection) => {
+        const { client } = connection;
+        const loaded = await client.callTool({ name: 'skill_load', arguments: { name: skill.id } });
+        expect(loaded.isError).toBeFalsy();
+        const structured = loaded.structuredContent as {
+          uri: string;
+          body: string;
+          files: { path: string; uri: string }[];
+        };
+        expect(structured.uri).toBe(skill.uri);
+        expect(structured.body).toBe(skill.body);
+        expect(structured.files.map((file) => file.path)).toContain('references/base.md');
+        for (const file of structured.files) await readBytes(connection, file.uri);
+        for (const name of ['nope', 'draft-notes']) {
+          const refused = await client.callTool({ name: 'skill_load', arguments: { name } });
+          expect(refused.isError).toBe(true);
+          expect((refused.content as { text: string }[])[0]!.text).toContain('write-a-skill');
+        }
+      });
+    });
+  });
+}
