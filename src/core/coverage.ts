@@ -63,7 +63,9 @@ export function buildInstructions(
       ['What to call for what:', ...index.map((entry) => `- ${entry.question}: ${entry.tool}`)].join('\n'),
     );
   }
-  if (scope.instructions.then?.trim()) parts.push(scope.instructions.then.trim());
+  // The closing paragraph goes when it routes to a tool the caller excluded: the instructions never point there.
+  const then = scope.instructions.then?.trim();
+  if (then && !excluded.some((name) => then.includes(name))) parts.push(then);
   return parts.join('\n\n');
 }
 

@@ -113,7 +113,7 @@ describe('buildCatalog on a valid repository', () => {
 
   it('assembles the instructions', () => {
     expect(catalog.instructions).toBe(
-      'Read the index first.\n\nWhat to call for what:\n- How do I do a thing?: task_guide\n- What does a document say?: document_lookup\n\nFollow the skill the task guide names.',
+      'Read the index first.\n\nWhat to call for what:\n- How do I do a thing?: task_guide\n- What does a document say?: document_lookup\n\nFollow the skill task_guide names.',
     );
   });
 
@@ -138,6 +138,7 @@ describe('excluded tools', () => {
     const { catalog } = buildCatalog(buildSnapshot(valid), { excludeTools: ['task_guide', 'skill_load'] });
     expect(catalog.tools).toEqual(['document_lookup']);
     expect(catalog.instructions.split('\n\n').slice(1).join('\n\n')).not.toContain('task_guide');
+    expect(catalog.instructions).not.toContain('Follow the skill task_guide names.');
     expect(catalog.instructions).toMatch(/^task_guide, skill_load are left out of your tool list/);
     expect(catalog.coverage.routing).toEqual([]);
     expect(catalog.coverage.topics.map((t) => t.tools)).toEqual([['document_lookup'], ['document_lookup']]);
