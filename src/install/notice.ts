@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildCatalog } from '../core/catalog.js';
 import type { Catalog } from '../core/types.js';
 import { buildPublication } from './publication.js';
 import { RECORD_FILE, readPublicationRecord } from './record.js';
@@ -37,4 +38,19 @@ export function readPublicationNotice(project: string, catalog: Catalog): string
       ? `${stale.slice(0, NAMED_DIRECTORIES).join(', ')} and ${stale.length - NAMED_DIRECTORIES} more`
       : stale.join(', ');
   return `The skills published into this project (${named}) are stale: run \`companion install\`.`;
+}
+
+/**
+ * Wraps `build` so every generation's instructions carry the stale-copies notice for `project` (the directory a
+ * host starts the server in). Builds twice only when the copies are stale, since the notice needs the catalog.
+ */
+export function withPublicationNotice(
+  project: string,
+  build: typeof buildCatalog = buildCatalog,
+): typeof buildCatalog {
+  return (snapshot, options = {}) => {
+    const first = build(snapshot, options);
+    const notice = readPublicationNotice(project, first.catalog);
+    return notice === undefined ? first : build(snapshot, { ...options, notice });
+  };
 }

@@ -74,6 +74,8 @@ export interface StdioOptions {
   /** Added to a minimal environment (PATH, HOME). */
   readonly env?: Readonly<Record<string, string>>;
   readonly name?: string;
+  /** The directory the host starts the server in (its project). Default: the test's cwd. */
+  readonly cwd?: string;
 }
 
 /** Spawns `companion serve --root <root>` and connects a client over its stdin/stdout. */
@@ -84,6 +86,7 @@ export async function connectStdio(options: StdioOptions): Promise<McpConnection
     command: process.execPath,
     args: [binPath, 'serve', '--root', options.root, ...(options.args ?? [])],
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stderr: 'pipe',
   });
   let stderr = '';

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { TOOL_NAMES } from '../../core/scope-schema.js';
 import { type CatalogStore, createCatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
+import { withPublicationNotice } from '../../install/notice.js';
 import { DEFAULT_PAGE_SIZE } from '../../mcp/create-server.js';
 import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
 import { serveStdio } from '../../mcp/serve-stdio.js';
@@ -115,7 +116,12 @@ export const run: Command = async (argv, io) => {
 
   let store: CatalogStore;
   try {
-    store = createCatalogStore({ root, build: { excludeTools } });
+    // A host starts the server in its project: say in the instructions when the skills published there are stale.
+    store = createCatalogStore({
+      root,
+      build: { excludeTools },
+      buildCatalog: withPublicationNotice(io.cwd),
+    });
   } catch (error) {
     if (!(error instanceof RootError)) throw error;
     io.stderr.write(`companion serve: ${error.message}\n`);
