@@ -1,0 +1,217 @@
+/**
+ * `companion dev`: serves the content over Streamable HTTP, watches it, rebuilds on every save, notifies every
+ * connected host, and shows what is covered and what is broken — as a live Ink dashboard on a terminal, or as
+ * plain one-line-per-event logs in a pipe or CI. The composition root of the watching daemon: store → HTTP
+ * server → watcher → view model → UI.
+ */
+import { resolve } from 'node:path';
+import { shouldUseColor } from '../../check/color.js';
+import { type CatalogStore, createCatalogStore } from '../../fs/catalog-store.js';
+import { RootError } from '../../fs/read-snapshot.js';
+import { createWatcher } from '../../fs/watcher.js';
+import { DEFAULT_HTTP_PORT, type HttpServerHandle, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
+import { createDevModel, type DevModel } from '../../ui/dev-state.js';
+import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
+import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import type { Command, CommandIo } from '../io.js';
+
+const DEFAULT_HOST = '127.0.0.1';
+
+const USAGE = `Usage: companion dev [--root DIR] [--port N] [--host HOST]
+
+Serves the content to MCP hosts over Streamable HTTP while you edit it: every save
+rebuilds, every connected host is notified, and the terminal shows coverage,
+problems, connected hosts and recent changes. Press q (or Ctrl+C) to stop.
+
+When stdout is not a terminal, or CI is set, prints one plain line per event
+instead of the dashboard. NO_COLOR turns colour off.
+
+Options:
+  --root DIR    The content repository, holding knowledge/ and skills/.
+                Default: the current directory.
+  --port N      The port to listen on (0 picks a free one). Default: ${DEFAULT_HTTP_PORT}.
+  --host HOST   The address to listen on. Default: ${DEFAULT_HOST}. There is no
+                authentication: keep it on loopback.
+  -h, --help    Show this help.
+
+Exit codes:
+  0  stopped by q, Ctrl+C, SIGINT or SIGTERM
+  2  usage error, a root that is missing or cannot be read, or a port in use
+`;
+
+const OPTIONS = {
+  root: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/**
+ * Runs until stopped, then resolves 0 after closing the sessions, the watcher and the server. Resolves 2
+ * without starting anything for a usage error, an unusable root, or an address it cannot listen on.
+ */
+export const run: Command = async (argv, io) => {
+  const args = parseCommandArgs(argv, OPTIONS);
+  if (!args.ok) return writeUsageError(io, 'dev', args.message, USAGE);
+  const { values, positionals } = args;
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    return writeUsageError(io, 'dev', `unexpected argument '${positionals[0]}' (use --root DIR)`, USAGE);
+  }
+  const port = parsePort(values.port);
+  if (port === undefined) {
+    return writeUsageError(
+      io,
+      'dev',
+      `--port must be a whole number from 0 to 65535, not '${values.port}'`,
+      USAGE,
+    );
+  }
+  const host = values.host ?? DEFAULT_HOST;
+  if (host === '') return writeUsageError(io, 'dev', '--host must not be empty', USAGE);
+
+  const plain = io.stdout.isTTY !== true || isCi(io.env);
+  // Ink, React and the layout engine take a while to load; start now so it overlaps the first build.
+  const uiModule = plain ? undefined : loadUi();
+
+  let store: CatalogStore;
+  try {
+    store = createCatalogStore({ root: resolve(io.cwd, values.root ?? '.') });
+  } catch (error) {
+    if (!(error instanceof RootError)) throw error;
+    io.stderr.write(`companion dev: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+
+  // Until the model exists (and in plain mode always), the server's own lines go to stderr; on a terminal they
+  // go to the dashboard's footer, since a stray write would tear the frame.
+  let model: DevModel | undefined;
+  const log = (line: string): void => {
+    if (plain || model === undefined) io.stderr.write(`${line}\n`);
+    else model.recordError(line.replace(/^companion: /, ''));
+  };
+
+  let server: HttpServerHandle;
+  try {
+    server = await serveHttp(store, { host, port, log });
+  } catch (error) {
+    if (error instanceof PortInUseError) {
+      io.stderr.write(`companion dev: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      io.stderr.write(`companion dev: cannot listen on ${host}:${port} (${code}); pass --host or --port\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+
+  const watcher = createWatcher(store, {
+    // The watcher sets `lastBatch` before it calls back, so its `waitMs` is this batch's.
+    onBatch: (change, paths) => model?.recordBatch(change, paths, watcher.status().lastBatch?.waitMs),
+    onError: (error) => model?.recordError(error),
+    onStatus: (status) => model?.recordWatcherStatus(status),
+  });
+  const devModel = createDevModel({
+    store,
+    sessions: server.sessions,
+    watcher,
+    url: server.url,
+    root: store.root,
+  });
+  model = devModel;
+
+  return new Promise<number>((resolveRun) => {
+    let stopping = false;
+    let stopLog: (() => void) | undefined;
+    let ui: { close(): void } | undefined;
+
+    const shutdown = (why: string): void => {
+      if (stopping) return;
+      stopping = true;
+      // The UI goes first so the terminal is restored even if closing the server takes a moment.
+      ui?.close();
+      Promise.allSettled([watcher.close(), server.close()]).then(() => {
+        stopLog?.();
+        devModel.close();
+        if (plain) io.stdout.write(`${PLAIN_PREFIX} stopped (${why})\n`);
+        // Only now: Ink's signal-exit hook, still in the listener list of the signal being handled, re-raises
+        // the signal (killing us with 143) if it finds no other listener on it.
+        process.off('SIGINT', onSigint);
+        process.off('SIGTERM', onSigterm);
+        resolveRun(0);
+      });
+    };
+    const onSigint = (): void => shutdown('SIGINT');
+    const onSigterm = (): void => shutdown('SIGTERM');
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+
+    if (plain) {
+      stopLog = startPlainLog(devModel, (text) => io.stdout.write(text));
+      return;
+    }
+    startInkUi(uiModule ?? loadUi(), devModel, io, () => shutdown('q')).then(
+      (started) => {
+        ui = started;
+        // Stopped by a signal while the UI was still loading: take it down again at once.
+        if (stopping) started.close();
+      },
+      (error: unknown) => {
+        io.stderr.write(`companion dev: cannot start the terminal UI: ${String(error)}\n`);
+        shutdown('UI failed');
+      },
+    );
+  });
+};
+
+type UiModule = typeof import('../../ui/app.js');
+
+/**
+ * Loads Ink and React only on a terminal, so plain mode (CI, pipes, tests) never pays for them. A failure is
+ * kept for `startInkUi` to report, never left as an unhandled rejection when the command exits early.
+ */
+function loadUi(): Promise<UiModule | Error> {
+  return import('../../ui/app.js').catch((error: unknown) =>
+    error instanceof Error ? error : new Error(String(error)),
+  );
+}
+
+async function startInkUi(
+  loading: Promise<UiModule | Error>,
+  model: DevModel,
+  io: CommandIo,
+  onQuit: () => void,
+): Promise<{ close(): void }> {
+  const loaded = await loading;
+  if (loaded instanceof Error) throw loaded;
+  return loaded.renderDevUi(model, {
+    stdout: io.stdout as NodeJS.WriteStream,
+    stdin: io.stdin as NodeJS.ReadStream,
+    stderr: io.stderr as NodeJS.WriteStream,
+    color: shouldUseColor(io.stdout, io.env),
+    ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
+    onQuit,
+  });
+}
+
+/** `undefined` for anything but a whole number in 0–65535; the default port when absent. */
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return DEFAULT_HTTP_PORT;
+  if (!/^\d+$/.test(value)) return undefined;
+  const port = Number(value);
+  return port <= 65535 ? port : undefined;
+}
+
+/** The same test Ink applies: a CI log cannot redraw a frame in place, so it gets plain lines. */
+function isCi(env: NodeJS.ProcessEnv): boolean {
+  const set = (name: string) => {
+    const value = env[name];
+    return value !== undefined && value !== '0' && value !== 'false';
+  };
+  return set('CI') || set('CONTINUOUS_INTEGRATION');
+}

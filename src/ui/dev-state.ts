@@ -1,0 +1,490 @@
+/**
+ * The view state of `companion dev`: one immutable object that the Ink UI draws and the plain log narrates.
+ *
+ * `reduceDevState` is pure (state + event → next state) so every rule — which diagnostics are new, what no
+ * topic covers, how long the timeline gets — is tested without a terminal. `createDevModel` is the thin shell
+ * that feeds it from the catalog store, the session registry and the watcher.
+ */
+import { compare, type Diagnostic, sortDiagnostics } from '../core/diagnostics.js';
+import type { Catalog, CatalogChange, CatalogSource, Generation } from '../core/types.js';
+import type { WatcherStatus } from '../fs/watcher.js';
+import type { SessionInfo, SessionRegistry } from '../mcp/session-registry.js';
+
+/** How many timeline entries the state keeps, newest first. */
+export const TIMELINE_LIMIT = 20;
+
+export interface RebuildView {
+  readonly generation: number;
+  /** Wall-clock ms when the generation was built. */
+  readonly at: number;
+  readonly ms: number;
+  readonly paths: readonly string[];
+}
+
+/** Something a topic names, and whether the catalog serves it (a topic can name a document that is gone). */
+export interface CoveredItem {
+  readonly id: string;
+  readonly served: boolean;
+}
+
+export interface TopicView {
+  readonly id: string;
+  readonly title: string;
+  readonly scope: string;
+  readonly documents: readonly CoveredItem[];
+  readonly skills: readonly CoveredItem[];
+}
+
+export interface UncoveredItem {
+  readonly kind: 'document' | 'skill';
+  readonly id: string;
+}
+
+export interface CoverageView {
+  readonly topics: readonly TopicView[];
+  /** Served documents and skills no topic names, documents first, each sorted by id. */
+  readonly uncovered: readonly UncoveredItem[];
+  readonly documents: number;
+  readonly skills: number;
+}
+
+export interface DiagnosticView {
+  /** code + file + line + message: what identifies "the same problem" across generations. */
+  readonly key: string;
+  readonly diagnostic: Diagnostic;
+  /** Not present in the previous generation. */
+  readonly isNew: boolean;
+}
+
+export interface DiagnosticGroup {
+  /** The file, or `''` for diagnostics about the project as a whole. */
+  readonly file: string;
+  readonly items: readonly DiagnosticView[];
+}
+
+export interface DiagnosticsView {
+  /** Groups holding a new diagnostic first, then groups holding an error, then by file. */
+  readonly groups: readonly DiagnosticGroup[];
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+  readonly fresh: number;
+}
+
+export interface HostNotification {
+  readonly method: string;
+  readonly uri?: string;
+  readonly at: number;
+  readonly generation: number;
+}
+
+export interface HostView {
+  readonly id: string;
+  readonly transport: string;
+  /** `clientInfo`; absent until the host finished initializing. */
+  readonly name?: string;
+  readonly version?: string;
+  readonly subscriptions: number;
+  readonly connectedAt: number;
+  readonly lastNotification?: HostNotification;
+  /** The host listed or read after `lastNotification`. */
+  readonly reread: boolean;
+}
+
+export interface TimelineEntry {
+  /** Absent for a batch that published nothing (the bytes were identical). */
+  readonly generation?: number;
+  readonly at: number;
+  readonly paths: readonly string[];
+  readonly rebuildMs?: number;
+  /** Time the watcher held the first event before running the batch (absent for reconciles). */
+  readonly waitMs?: number;
+  readonly listChanged: boolean;
+  /** `resources/updated` notifications sent: each updated URI, once per session subscribed to it. */
+  readonly updated: number;
+  /** Sessions open when the change was published: the hosts a `list_changed` went to. */
+  readonly hosts: number;
+  readonly added: number;
+  readonly fixed: number;
+}
+
+export interface WatcherView {
+  /** `starting` until the watcher reports ready. */
+  readonly mode: 'starting' | 'events' | 'polling' | 'closed';
+  readonly reason?: string;
+  readonly watchedPaths?: number;
+  readonly lastReconcileAt?: number;
+}
+
+export interface ErrorView {
+  readonly at: number;
+  readonly message: string;
+}
+
+/** Everything the dev UI shows. Replaced, never mutated. */
+export interface DevState {
+  /** The server's name from the catalog. */
+  readonly name: string;
+  /** The URL a host connects to. */
+  readonly url: string;
+  readonly root: string;
+  readonly generation: number;
+  readonly builtAt: number;
+  readonly lastRebuild?: RebuildView;
+  readonly coverage: CoverageView;
+  readonly diagnostics: DiagnosticsView;
+  readonly hosts: readonly HostView[];
+  /** Newest first, at most `TIMELINE_LIMIT`. */
+  readonly timeline: readonly TimelineEntry[];
+  readonly watcher: WatcherView;
+  readonly lastError?: ErrorView;
+}
+
+/** What can happen to the state. */
+export type DevEvent =
+  /** A published rebuild; `updated` is the number of `resources/updated` notifications it caused. */
+  | {
+      readonly type: 'generation';
+      readonly change: CatalogChange;
+      readonly updated: number;
+      readonly hosts: number;
+    }
+  /** A watcher batch ran. Annotates the generation it published, or records a save that changed nothing. */
+  | {
+      readonly type: 'batch';
+      readonly at: number;
+      readonly generation?: number;
+      readonly paths: readonly string[];
+      readonly waitMs?: number;
+    }
+  | { readonly type: 'sessions'; readonly sessions: readonly SessionInfo[] }
+  | { readonly type: 'watcher'; readonly status: WatcherStatus }
+  | { readonly type: 'error'; readonly at: number; readonly message: string };
+
+export interface InitialStateInput {
+  readonly url: string;
+  readonly root: string;
+  readonly generation: Generation;
+  readonly sessions?: readonly SessionInfo[];
+  readonly watcher?: WatcherStatus;
+}
+
+/** The state before anything changed: every diagnostic of the first generation counts as known, not new. */
+export function createInitialState(input: InitialStateInput): DevState {
+  const { generation } = input;
+  return {
+    name: generation.catalog.server.title || generation.catalog.server.name,
+    url: input.url,
+    root: input.root,
+    generation: generation.number,
+    builtAt: generation.builtAt,
+    coverage: buildCoverageView(generation.catalog),
+    diagnostics: buildDiagnosticsView(generation.diagnostics, undefined),
+    hosts: (input.sessions ?? []).map(toHostView),
+    timeline: [],
+    watcher: input.watcher === undefined ? { mode: 'starting' } : toWatcherView(input.watcher),
+  };
+}
+
+/** The pure transition. Returns `state` itself when the event changes nothing. */
+export function reduceDevState(state: DevState, event: DevEvent): DevState {
+  switch (event.type) {
+    case 'generation': {
+      const { change } = event;
+      const previousKeys = new Set(change.previous.diagnostics.map(diagnosticKey));
+      const diagnostics = buildDiagnosticsView(change.current.diagnostics, previousKeys);
+      const currentKeys = new Set(change.current.diagnostics.map(diagnosticKey));
+      let fixed = 0;
+      for (const key of previousKeys) if (!currentKeys.has(key)) fixed++;
+      const entry: TimelineEntry = {
+        generation: change.current.number,
+        at: change.current.builtAt,
+        paths: change.changedPaths,
+        rebuildMs: change.rebuildMs,
+        listChanged: change.listChanged,
+        updated: event.updated,
+        hosts: event.hosts,
+        added: diagnostics.fresh,
+        fixed,
+      };
+      return {
+        ...state,
+        name: change.current.catalog.server.title || change.current.catalog.server.name,
+        generation: change.current.number,
+        builtAt: change.current.builtAt,
+        lastRebuild: {
+          generation: change.current.number,
+          at: change.current.builtAt,
+          ms: change.rebuildMs,
+          paths: change.changedPaths,
+        },
+        // The coverage view is rebuilt only when the catalog object changed; a diagnostics-only rebuild keeps it.
+        coverage:
+          change.current.catalog === change.previous.catalog
+            ? state.coverage
+            : buildCoverageView(change.current.catalog),
+        diagnostics,
+        timeline: capTimeline([entry, ...state.timeline]),
+      };
+    }
+    case 'batch': {
+      if (event.generation !== undefined) {
+        const index = state.timeline.findIndex((entry) => entry.generation === event.generation);
+        const found = state.timeline[index];
+        if (found === undefined || event.waitMs === undefined) return state;
+        const timeline = [...state.timeline];
+        timeline[index] = { ...found, waitMs: event.waitMs };
+        return { ...state, timeline };
+      }
+      if (event.paths.length === 0) return state;
+      const entry: TimelineEntry = {
+        at: event.at,
+        paths: event.paths,
+        ...(event.waitMs === undefined ? {} : { waitMs: event.waitMs }),
+        listChanged: false,
+        updated: 0,
+        hosts: state.hosts.length,
+        added: 0,
+        fixed: 0,
+      };
+      return { ...state, timeline: capTimeline([entry, ...state.timeline]) };
+    }
+    case 'sessions':
+      return { ...state, hosts: event.sessions.map(toHostView) };
+    case 'watcher':
+      return { ...state, watcher: toWatcherView(event.status) };
+    case 'error':
+      return { ...state, lastError: { at: event.at, message: event.message } };
+  }
+}
+
+/** The identity of a diagnostic across generations. Column and hint are left out: they move with edits above. */
+export function diagnosticKey(diagnostic: Diagnostic): string {
+  return `${diagnostic.code}\u0000${diagnostic.file ?? ''}\u0000${diagnostic.line ?? ''}\u0000${diagnostic.message}`;
+}
+
+/**
+ * `resources/updated` notifications a change causes: each updated URI once per session subscribed to it,
+ * which is what the MCP layer sends.
+ */
+export function countUpdatedNotifications(
+  updatedUris: readonly string[],
+  sessions: readonly Pick<SessionInfo, 'subscriptions'>[],
+): number {
+  if (updatedUris.length === 0) return 0;
+  const updated = new Set(updatedUris);
+  let count = 0;
+  for (const session of sessions) for (const uri of session.subscriptions) if (updated.has(uri)) count++;
+  return count;
+}
+
+/** Each topic with what it names, and every served document or skill that no topic names. */
+export function buildCoverageView(catalog: Catalog): CoverageView {
+  const documentIds = new Set(catalog.documents.map((document) => document.id));
+  const skillIds = new Set(catalog.skills.map((skill) => skill.id));
+  const namedDocuments = new Set<string>();
+  const namedSkills = new Set<string>();
+  const topics = catalog.coverage.topics.map((topic): TopicView => {
+    for (const id of topic.documents) namedDocuments.add(id);
+    for (const id of topic.skills) namedSkills.add(id);
+    return {
+      id: topic.id,
+      title: topic.title,
+      scope: topic.scope,
+      documents: topic.documents.map((id) => ({ id, served: documentIds.has(id) })),
+      skills: topic.skills.map((id) => ({ id, served: skillIds.has(id) })),
+    };
+  });
+  const uncovered: UncoveredItem[] = [
+    ...[...documentIds]
+      .filter((id) => !namedDocuments.has(id))
+      .sort(compare)
+      .map((id) => ({ kind: 'document' as const, id })),
+    ...[...skillIds]
+      .filter((id) => !namedSkills.has(id))
+      .sort(compare)
+      .map((id) => ({ kind: 'skill' as const, id })),
+  ];
+  return { topics, uncovered, documents: documentIds.size, skills: skillIds.size };
+}
+
+/**
+ * Groups diagnostics by file. With `previousKeys` a diagnostic whose key is not among them is new; without
+ * (the first generation) none is.
+ */
+export function buildDiagnosticsView(
+  diagnostics: readonly Diagnostic[],
+  previousKeys: ReadonlySet<string> | undefined,
+): DiagnosticsView {
+  const byFile = new Map<string, DiagnosticView[]>();
+  let errors = 0;
+  let warnings = 0;
+  let infos = 0;
+  let fresh = 0;
+  for (const diagnostic of sortDiagnostics(diagnostics)) {
+    const key = diagnosticKey(diagnostic);
+    const isNew = previousKeys !== undefined && !previousKeys.has(key);
+    if (isNew) fresh++;
+    if (diagnostic.severity === 'error') errors++;
+    else if (diagnostic.severity === 'warning') warnings++;
+    else infos++;
+    const file = diagnostic.file ?? '';
+    const items = byFile.get(file) ?? [];
+    items.push({ key, diagnostic, isNew });
+    byFile.set(file, items);
+  }
+  const rank = (group: DiagnosticGroup): number =>
+    group.items.some((item) => item.isNew) ? 0 : group.items.some(isError) ? 1 : 2;
+  const groups = [...byFile]
+    .map(([file, items]): DiagnosticGroup => ({ file, items }))
+    // sortDiagnostics already ordered files; a stable sort by rank keeps that order within a rank.
+    .sort((a, b) => rank(a) - rank(b));
+  return { groups, errors, warnings, infos, fresh };
+}
+
+function isError(item: DiagnosticView): boolean {
+  return item.diagnostic.severity === 'error';
+}
+
+function capTimeline(entries: readonly TimelineEntry[]): readonly TimelineEntry[] {
+  return entries.length > TIMELINE_LIMIT ? entries.slice(0, TIMELINE_LIMIT) : entries;
+}
+
+function toHostView(session: SessionInfo): HostView {
+  return {
+    id: session.id,
+    transport: session.transport,
+    ...(session.clientInfo === undefined
+      ? {}
+      : { name: session.clientInfo.name, version: session.clientInfo.version }),
+    subscriptions: session.subscriptions.length,
+    connectedAt: session.connectedAt,
+    ...(session.lastNotification === undefined ? {} : { lastNotification: session.lastNotification }),
+    reread: session.rereadSinceNotification,
+  };
+}
+
+function toWatcherView(status: WatcherStatus): WatcherView {
+  return {
+    mode: status.mode,
+    ...(status.reason === undefined ? {} : { reason: status.reason }),
+    ...(status.watchedPaths === undefined ? {} : { watchedPaths: status.watchedPaths }),
+    ...(status.lastReconcileAt === undefined ? {} : { lastReconcileAt: status.lastReconcileAt }),
+  };
+}
+
+/** The part of a watcher the model reads: its status right now. */
+export interface WatcherProbe {
+  status(): WatcherStatus;
+}
+
+export interface DevModelOptions {
+  readonly store: CatalogSource;
+  readonly sessions: SessionRegistry;
+  /**
+   * Read once for the initial state (shown as starting unless it already polls); later changes arrive through
+   * `recordWatcherStatus`.
+   */
+  readonly watcher?: WatcherProbe;
+  readonly url: string;
+  readonly root: string;
+  /** Clock for errors and batches. @default Date.now */
+  readonly now?: () => number;
+}
+
+export type DevListener = (state: DevState, previous: DevState, event: DevEvent) => void;
+
+/**
+ * The live state of one `companion dev` run. Subscribes to the store and the registry on creation; the watcher
+ * has no subscription API of its own, so the command forwards its `onStatus`, `onBatch` and `onError` callbacks
+ * to the `record*` methods.
+ */
+export interface DevModel {
+  getState(): DevState;
+  /**
+   * Calls `listener` synchronously after every event that changed the state, with the state before it.
+   * Returns the unsubscribe function. Shaped for `useSyncExternalStore`.
+   */
+  subscribe(listener: DevListener): () => void;
+  recordWatcherStatus(status: WatcherStatus): void;
+  /** A watcher batch ran: `change` is what the store published for it, undefined when nothing was. */
+  recordBatch(change: CatalogChange | undefined, paths: readonly string[], waitMs?: number): void;
+  recordError(error: unknown): void;
+  /** Stops listening to the store and the registry. Idempotent. */
+  close(): void;
+}
+
+/** Creates the model and starts listening. A throwing listener never reaches the store or the registry. */
+export function createDevModel(options: DevModelOptions): DevModel {
+  const now = options.now ?? Date.now;
+  const listeners = new Set<DevListener>();
+  const watcherStatus = options.watcher?.status();
+  let state = createInitialState({
+    url: options.url,
+    root: options.root,
+    generation: options.store.current(),
+    sessions: options.sessions.list(),
+    // A watcher reports `events` from the moment it is created, before chokidar is ready; until its first
+    // `onStatus` only a fallback to polling (or a close) is worth showing.
+    ...(watcherStatus === undefined || watcherStatus.mode === 'events' ? {} : { watcher: watcherStatus }),
+  });
+
+  const dispatch = (event: DevEvent): void => {
+    const previous = state;
+    const next = reduceDevState(previous, event);
+    if (next === previous) return;
+    state = next;
+    for (const listener of [...listeners]) {
+      try {
+        listener(next, previous, event);
+      } catch {
+        // A broken view must not stop the store from publishing or the other views from drawing.
+      }
+    }
+  };
+
+  const stopStore = options.store.subscribe((change) => {
+    const sessions = options.sessions.list();
+    dispatch({
+      type: 'generation',
+      change,
+      updated: countUpdatedNotifications(change.updatedUris, sessions),
+      hosts: sessions.length,
+    });
+  });
+  const stopSessions = options.sessions.subscribe((sessions) => dispatch({ type: 'sessions', sessions }));
+  let closed = false;
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      // Wrapped so the same function may subscribe twice (React does under StrictMode).
+      const entry: DevListener = (next, previous, event) => listener(next, previous, event);
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+      };
+    },
+    recordWatcherStatus: (status) => dispatch({ type: 'watcher', status }),
+    recordBatch(change, paths, waitMs) {
+      dispatch({
+        type: 'batch',
+        at: now(),
+        ...(change === undefined ? {} : { generation: change.current.number }),
+        paths,
+        ...(waitMs === undefined ? {} : { waitMs }),
+      });
+    },
+    recordError(error) {
+      const message = error instanceof Error ? error.message : String(error);
+      dispatch({ type: 'error', at: now(), message: message.split('\n')[0] ?? message });
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      stopStore();
+      stopSessions();
+      listeners.clear();
+    },
+  };
+}

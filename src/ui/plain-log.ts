@@ -1,0 +1,140 @@
+/**
+ * The non-TTY face of `companion dev` (a pipe, a CI log, a test): one plain line per event, never an ANSI code,
+ * so the output greps and diffs. Lines come from the same view state as the Ink UI.
+ */
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { DevEvent, DevModel, DevState, HostView } from './dev-state.js';
+import { diagnosticKey } from './dev-state.js';
+import {
+  formatHostName,
+  formatLocation,
+  formatMs,
+  formatPaths,
+  formatSent,
+  pluralize,
+  toSingleLine,
+} from './format.js';
+
+/** Every plain line starts with this, so the daemon's lines stand out in a shared log. */
+export const PLAIN_PREFIX = '[companion]';
+
+/** The lines printed once at start: where to connect, what was loaded, and every problem already there. */
+export function formatStartLines(state: DevState): string[] {
+  const { diagnostics, coverage } = state;
+  const lines = [
+    `listening on ${state.url}`,
+    `root ${state.root}: generation ${state.generation}, ${pluralize(coverage.documents, 'document')}, ` +
+      `${pluralize(coverage.skills, 'skill')}, ${pluralize(diagnostics.errors, 'error')}, ` +
+      `${pluralize(diagnostics.warnings, 'warning')}`,
+  ];
+  for (const item of coverage.uncovered) lines.push(`not covered by any topic: ${item.kind} ${item.id}`);
+  for (const group of diagnostics.groups) {
+    for (const item of group.items) lines.push(`diagnostic ${formatDiagnostic(item.diagnostic)}`);
+  }
+  return lines.map(prefix);
+}
+
+/** The lines one event adds, given the state before and after it. Empty when there is nothing to say. */
+export function formatEventLines(previous: DevState, state: DevState, event: DevEvent): string[] {
+  const lines: string[] = [];
+  switch (event.type) {
+    case 'generation': {
+      const { change } = event;
+      const entry = state.timeline[0];
+      lines.push(
+        `generation ${change.current.number} in ${formatMs(change.rebuildMs)}: ` +
+          `${formatPaths(change.changedPaths)} → ${entry === undefined ? 'nothing sent' : formatSent(entry)}`,
+      );
+      for (const group of state.diagnostics.groups) {
+        for (const item of group.items) {
+          if (item.isNew) lines.push(`diagnostic new ${formatDiagnostic(item.diagnostic)}`);
+        }
+      }
+      const current = new Set(change.current.diagnostics.map(diagnosticKey));
+      for (const diagnostic of change.previous.diagnostics) {
+        if (!current.has(diagnosticKey(diagnostic))) {
+          lines.push(`fixed ${diagnostic.code} ${formatLocation(diagnostic)} ${diagnostic.message}`);
+        }
+      }
+      const before = new Set(previous.coverage.uncovered.map((item) => `${item.kind} ${item.id}`));
+      for (const item of state.coverage.uncovered) {
+        if (!before.has(`${item.kind} ${item.id}`))
+          lines.push(`not covered by any topic: ${item.kind} ${item.id}`);
+      }
+      break;
+    }
+    case 'batch':
+      if (event.generation === undefined && event.paths.length > 0) {
+        lines.push(`saved ${formatPaths(event.paths)}: same bytes, nothing sent`);
+      }
+      break;
+    case 'sessions':
+      lines.push(...formatHostLines(previous.hosts, state.hosts));
+      break;
+    case 'watcher': {
+      const before = previous.watcher;
+      const after = state.watcher;
+      if (before.mode === after.mode) break;
+      if (after.mode === 'events') {
+        lines.push(
+          after.watchedPaths
+            ? `watching ${pluralize(after.watchedPaths, 'path')} for changes`
+            : 'watching for changes',
+        );
+      } else if (after.mode === 'polling') {
+        lines.push(`watcher fell back to polling: ${after.reason ?? 'no reason given'}`);
+      }
+      break;
+    }
+    case 'error':
+      lines.push(`error: ${event.message}`);
+      break;
+  }
+  return lines.map(prefix);
+}
+
+/**
+ * Prints the start lines, then one line per event until the returned function is called. `write` receives
+ * whole lines ending in `\n`.
+ */
+export function startPlainLog(model: DevModel, write: (text: string) => void): () => void {
+  for (const line of formatStartLines(model.getState())) write(`${line}\n`);
+  return model.subscribe((state, previous, event) => {
+    for (const line of formatEventLines(previous, state, event)) write(`${line}\n`);
+  });
+}
+
+function formatHostLines(before: readonly HostView[], after: readonly HostView[]): string[] {
+  const lines: string[] = [];
+  const previous = new Map(before.map((host) => [host.id, host]));
+  const current = new Set(after.map((host) => host.id));
+  for (const host of after) {
+    const old = previous.get(host.id);
+    // A host is "connected" once it has said who it is; the bare session before that is an implementation detail.
+    if (host.name !== undefined && old?.name === undefined) {
+      lines.push(`host connected: ${formatHostName(host)} (${host.transport})`);
+    }
+    if (old === undefined || host.name === undefined) continue;
+    if (host.subscriptions !== old.subscriptions) {
+      lines.push(`host ${formatHostName(host)} has ${pluralize(host.subscriptions, 'subscription')}`);
+    }
+    if (host.reread && !old.reread && host.lastNotification !== undefined) {
+      lines.push(`host ${formatHostName(host)} re-read after generation ${host.lastNotification.generation}`);
+    }
+  }
+  for (const host of before) {
+    if (!current.has(host.id) && host.name !== undefined) {
+      lines.push(`host disconnected: ${formatHostName(host)}`);
+    }
+  }
+  return lines;
+}
+
+function formatDiagnostic(diagnostic: Diagnostic): string {
+  return `${diagnostic.code} ${formatLocation(diagnostic)} ${diagnostic.severity}: ${diagnostic.message}`;
+}
+
+function prefix(line: string): string {
+  // Messages quote file content and host names; one event stays one line, and never a terminal escape.
+  return `${PLAIN_PREFIX} ${toSingleLine(line)}`;
+}

@@ -1,0 +1,303 @@
+import { describe, expect, it } from 'vitest';
+import { createCatalogStore } from '../../src/fs/catalog-store.js';
+import { createSessionRegistry } from '../../src/mcp/session-registry.js';
+import {
+  buildCoverageView,
+  countUpdatedNotifications,
+  createDevModel,
+  type DevEvent,
+  reduceDevState,
+  TIMELINE_LIMIT,
+} from '../../src/ui/dev-state.js';
+import { copyFixture } from '../helpers/temp-project.js';
+import {
+  makeCatalog,
+  makeChange,
+  makeDiagnostic,
+  makeGeneration,
+  makeSession,
+  makeState,
+  T0,
+} from './view-states.js';
+
+function generationEvent(change: ReturnType<typeof makeChange>, updated = 0, hosts = 0): DevEvent {
+  return { type: 'generation', change, updated, hosts };
+}
+
+describe('reduceDevState: diagnostics', () => {
+  const kept = makeDiagnostic({
+    code: 'CMP201',
+    file: 'knowledge/server-scope.json',
+    line: 4,
+    message: 'kept',
+  });
+  const fixed = makeDiagnostic({ code: 'CMP403', line: 3, message: 'fixed soon' });
+  const added = makeDiagnostic({ code: 'CMP404', severity: 'warning', line: 2, message: 'added' });
+
+  it('marks nothing new in the first generation', () => {
+    const state = makeState(makeGeneration(1, [kept, fixed]));
+    expect(state.diagnostics.fresh).toBe(0);
+    expect(state.diagnostics.groups.flatMap((g) => g.items).every((item) => !item.isNew)).toBe(true);
+  });
+
+  it('marks what the previous generation lacked as new and drops what was fixed', () => {
+    const g1 = makeGeneration(1, [kept, fixed]);
+    const g2 = makeGeneration(2, [kept, added]);
+    const state = reduceDevState(makeState(g1), generationEvent(makeChange(g1, g2)));
+    const items = state.diagnostics.groups.flatMap((group) => group.items);
+    expect(items.map((item) => [item.diagnostic.message, item.isNew])).toEqual([
+      ['added', true],
+      ['kept', false],
+    ]);
+    expect(state.diagnostics).toMatchObject({ errors: 1, warnings: 1, infos: 0, fresh: 1 });
+    expect(state.timeline[0]).toMatchObject({ generation: 2, added: 1, fixed: 1 });
+  });
+
+  it('puts files with a new diagnostic first, then files with errors, then the rest by path', () => {
+    const a = makeDiagnostic({ file: 'a.md', severity: 'warning', message: 'a' });
+    const b = makeDiagnostic({ file: 'b.md', severity: 'error', message: 'b' });
+    const c = makeDiagnostic({ file: 'c.md', severity: 'warning', message: 'c' });
+    const g1 = makeGeneration(1, [a, b]);
+    const g2 = makeGeneration(2, [a, b, c]);
+    const state = reduceDevState(makeState(g1), generationEvent(makeChange(g1, g2)));
+    expect(state.diagnostics.groups.map((group) => group.file)).toEqual(['c.md', 'b.md', 'a.md']);
+  });
+
+  it('treats a diagnostic that only moved column as the same one, and a moved line as new', () => {
+    const before = makeDiagnostic({ line: 3, column: 1 });
+    const g1 = makeGeneration(1, [before]);
+    const sameLine = reduceDevState(
+      makeState(g1),
+      generationEvent(makeChange(g1, makeGeneration(2, [{ ...before, column: 9 }]))),
+    );
+    expect(sameLine.diagnostics.fresh).toBe(0);
+    const otherLine = reduceDevState(
+      makeState(g1),
+      generationEvent(makeChange(g1, makeGeneration(2, [{ ...before, line: 4 }]))),
+    );
+    expect(otherLine.diagnostics.fresh).toBe(1);
+  });
+
+  it('groups project-wide diagnostics under the empty file', () => {
+    const { file: _omitted, ...projectWide } = makeDiagnostic();
+    const project = makeState(makeGeneration(1, [projectWide]));
+    expect(project.diagnostics.groups.map((group) => group.file)).toEqual(['']);
+  });
+});
+
+describe('buildCoverageView', () => {
+  it('lists every topic with what it names and every served item no topic names', () => {
+    const view = buildCoverageView(
+      makeCatalog({
+        documents: ['any/b', 'any/a', 'any/orphan'],
+        skills: ['lonely', 'used'],
+        topics: [{ id: 'basics', scope: 'any', documents: ['any/a', 'any/b', 'any/gone'], skills: ['used'] }],
+      }),
+    );
+    expect(view.topics).toEqual([
+      {
+        id: 'basics',
+        title: 'Topic 0',
+        scope: 'any',
+        documents: [
+          { id: 'any/a', served: true },
+          { id: 'any/b', served: true },
+          { id: 'any/gone', served: false },
+        ],
+        skills: [{ id: 'used', served: true }],
+      },
+    ]);
+    expect(view.uncovered).toEqual([
+      { kind: 'document', id: 'any/orphan' },
+      { kind: 'skill', id: 'lonely' },
+    ]);
+    expect(view).toMatchObject({ documents: 3, skills: 2 });
+  });
+
+  it('follows a generation whose catalog changed, and keeps the view when only diagnostics did', () => {
+    const covered = makeCatalog({ documents: ['any/a'], topics: [{ documents: ['any/a'] }] });
+    const g1 = makeGeneration(1, [], covered);
+    const state = makeState(g1);
+    const sameCatalog = reduceDevState(
+      state,
+      generationEvent(makeChange(g1, makeGeneration(2, [makeDiagnostic()], covered))),
+    );
+    expect(sameCatalog.coverage).toBe(state.coverage);
+    const grown = makeCatalog({ documents: ['any/a', 'any/new'], topics: [{ documents: ['any/a'] }] });
+    const next = reduceDevState(state, generationEvent(makeChange(g1, makeGeneration(2, [], grown))));
+    expect(next.coverage.uncovered).toEqual([{ kind: 'document', id: 'any/new' }]);
+  });
+});
+
+describe('reduceDevState: timeline', () => {
+  it('keeps the newest entries first and caps them', () => {
+    let state = makeState();
+    let previous = makeGeneration(1);
+    for (let number = 2; number <= TIMELINE_LIMIT + 6; number++) {
+      const current = makeGeneration(number);
+      state = reduceDevState(
+        state,
+        generationEvent(makeChange(previous, current, { listChanged: true }), 1, 2),
+      );
+      previous = current;
+    }
+    expect(state.timeline).toHaveLength(TIMELINE_LIMIT);
+    expect(state.timeline[0]).toMatchObject({
+      generation: TIMELINE_LIMIT + 6,
+      listChanged: true,
+      updated: 1,
+      hosts: 2,
+    });
+    expect(state.timeline.at(-1)?.generation).toBe(7);
+    expect(state.generation).toBe(TIMELINE_LIMIT + 6);
+    expect(state.lastRebuild).toEqual({
+      generation: TIMELINE_LIMIT + 6,
+      at: T0 + (TIMELINE_LIMIT + 6) * 1000,
+      ms: 3,
+      paths: ['skills/a/SKILL.md'],
+    });
+  });
+
+  it("adds the watcher's wait to the entry of the generation its batch published", () => {
+    const g1 = makeGeneration(1);
+    const g2 = makeGeneration(2);
+    let state = reduceDevState(makeState(g1), generationEvent(makeChange(g1, g2)));
+    state = reduceDevState(state, { type: 'batch', at: T0, generation: 2, paths: ['x'], waitMs: 15 });
+    expect(state.timeline).toHaveLength(1);
+    expect(state.timeline[0]).toMatchObject({ generation: 2, waitMs: 15, rebuildMs: 3 });
+  });
+
+  it('records a batch that published nothing as a same-bytes entry', () => {
+    const state = reduceDevState(makeState(), {
+      type: 'batch',
+      at: T0,
+      paths: ['skills/a/SKILL.md'],
+      waitMs: 15,
+    });
+    expect(state.timeline).toEqual([
+      {
+        at: T0,
+        paths: ['skills/a/SKILL.md'],
+        waitMs: 15,
+        listChanged: false,
+        updated: 0,
+        hosts: 0,
+        added: 0,
+        fixed: 0,
+      },
+    ]);
+    const unchanged = makeState();
+    expect(reduceDevState(unchanged, { type: 'batch', at: T0, paths: [] })).toBe(unchanged);
+  });
+});
+
+describe('reduceDevState: hosts, watcher, errors', () => {
+  it('shows each session with its client, subscriptions and re-read state', () => {
+    const state = reduceDevState(makeState(), {
+      type: 'sessions',
+      sessions: [
+        makeSession({
+          clientInfo: { name: 'claude-code', version: '1.2.3' },
+          subscriptions: ['demo://guides', 'demo://skill/a/SKILL.md'],
+          lastNotification: { method: 'notifications/resources/list_changed', at: T0, generation: 4 },
+          rereadSinceNotification: true,
+        }),
+      ],
+    });
+    expect(state.hosts).toEqual([
+      {
+        id: 'session-1',
+        transport: 'http',
+        name: 'claude-code',
+        version: '1.2.3',
+        subscriptions: 2,
+        connectedAt: T0,
+        lastNotification: { method: 'notifications/resources/list_changed', at: T0, generation: 4 },
+        reread: true,
+      },
+    ]);
+  });
+
+  it('follows the watcher mode and keeps the last error', () => {
+    let state = makeState();
+    expect(state.watcher.mode).toBe('starting');
+    state = reduceDevState(state, { type: 'watcher', status: { mode: 'polling', reason: 'ENOSPC' } });
+    expect(state.watcher).toEqual({ mode: 'polling', reason: 'ENOSPC' });
+    state = reduceDevState(state, { type: 'error', at: T0, message: 'boom' });
+    expect(state.lastError).toEqual({ at: T0, message: 'boom' });
+  });
+});
+
+describe('countUpdatedNotifications', () => {
+  it('counts each updated URI once per session subscribed to it', () => {
+    const sessions = [{ subscriptions: ['a', 'b'] }, { subscriptions: ['a'] }, { subscriptions: [] }];
+    expect(countUpdatedNotifications(['a', 'b', 'c'], sessions)).toBe(3);
+    expect(countUpdatedNotifications(['c'], sessions)).toBe(0);
+    expect(countUpdatedNotifications([], sessions)).toBe(0);
+  });
+});
+
+describe('createDevModel', () => {
+  it('follows a real store and registry, and stops when closed', () => {
+    const project = copyFixture('fs-basic');
+    try {
+      const store = createCatalogStore({ root: project.root });
+      const sessions = createSessionRegistry({ now: () => T0 });
+      const model = createDevModel({
+        store,
+        sessions,
+        url: 'http://127.0.0.1:1/mcp',
+        root: store.root,
+        now: () => T0,
+      });
+      const events: string[] = [];
+      const stop = model.subscribe((_state, _previous, event) => events.push(event.type));
+      expect(model.getState()).toMatchObject({ generation: 1, watcher: { mode: 'starting' } });
+      expect(model.getState().coverage.topics.map((topic) => topic.id)).toEqual(['basics']);
+
+      const session = sessions.open({ id: 's1', transport: 'http' });
+      session.setClientInfo({ name: 'inspector', version: '0.1.0' });
+      const skillUri = store.current().catalog.skills[0]?.uri;
+      expect(skillUri).toBeDefined();
+      session.addSubscription(skillUri!);
+
+      project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Changed.\n---\n\n# Demo\n');
+      store.applyChanges(['skills/demo/SKILL.md']);
+      const state = model.getState();
+      expect(state.generation).toBe(2);
+      expect(state.timeline[0]).toMatchObject({ generation: 2, updated: 1, hosts: 1 });
+      expect(state.hosts).toMatchObject([{ name: 'inspector', subscriptions: 1 }]);
+
+      model.recordBatch(undefined, ['skills/demo/SKILL.md'], 12);
+      model.recordWatcherStatus({ mode: 'events', watchedPaths: 9 });
+      model.recordError(new Error('first line\nsecond line'));
+      expect(model.getState().lastError?.message).toBe('first line');
+      expect(events).toEqual(['sessions', 'sessions', 'sessions', 'generation', 'batch', 'watcher', 'error']);
+
+      stop();
+      model.close();
+      project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Again.\n---\n');
+      store.applyChanges(['skills/demo/SKILL.md']);
+      expect(model.getState().generation).toBe(2);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it('shows a watcher that already polls, and one that is not ready yet as starting', () => {
+    const project = copyFixture('fs-basic');
+    try {
+      const store = createCatalogStore({ root: project.root });
+      const base = { store, sessions: createSessionRegistry(), url: 'u', root: store.root };
+      const polling = createDevModel({
+        ...base,
+        watcher: { status: () => ({ mode: 'polling', reason: 'forced' }) },
+      });
+      expect(polling.getState().watcher).toEqual({ mode: 'polling', reason: 'forced' });
+      const starting = createDevModel({ ...base, watcher: { status: () => ({ mode: 'events' }) } });
+      expect(starting.getState().watcher).toEqual({ mode: 'starting' });
+    } finally {
+      project.cleanup();
+    }
+  });
+});
