@@ -467,6 +467,7 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
   const catalog: Catalog = {
     server,
     instructions,
+    ...(options.notice ? { notice: options.notice } : {}),
     coverage,
     tools,
     indexUri,

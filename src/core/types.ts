@@ -209,6 +209,8 @@ export interface Catalog {
   readonly server: ServerIdentity;
   /** The instructions a host shows the model; at most 2048 characters. */
   readonly instructions: string;
+  /** The notice put in front of the instructions (`BuildOptions.notice`), for the UI to show too. */
+  readonly notice?: string;
   readonly coverage: Coverage;
   /** Tool names offered (all known tools minus `excludeTools`). */
   readonly tools: readonly string[];

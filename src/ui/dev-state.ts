@@ -138,6 +138,8 @@ export interface DevState {
   readonly timeline: readonly TimelineEntry[];
   readonly watcher: WatcherView;
   readonly lastError?: ErrorView;
+  /** Said in the instructions too: e.g. that the skills published into the project are stale. */
+  readonly notice?: string;
 }
 
 /** What can happen to the state. */
@@ -183,6 +185,7 @@ export function createInitialState(input: InitialStateInput): DevState {
     hosts: (input.sessions ?? []).map(toHostView),
     timeline: [],
     watcher: input.watcher === undefined ? { mode: 'starting' } : toWatcherView(input.watcher),
+    ...(generation.catalog.notice === undefined ? {} : { notice: generation.catalog.notice }),
   };
 }
 
@@ -225,6 +228,7 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
             : buildCoverageView(change.current.catalog),
         diagnostics,
         timeline: capTimeline([entry, ...state.timeline]),
+        notice: change.current.catalog.notice,
       };
     }
     case 'batch': {

@@ -27,6 +27,7 @@ export function formatStartLines(state: DevState): string[] {
       `${pluralize(coverage.skills, 'skill')}, ${pluralize(diagnostics.errors, 'error')}, ` +
       `${pluralize(diagnostics.warnings, 'warning')}`,
   ];
+  if (state.notice) lines.push(`notice: ${toSingleLine(state.notice)}`);
   for (const item of coverage.uncovered) lines.push(`not covered by any topic: ${item.kind} ${item.id}`);
   for (const group of diagnostics.groups) {
     for (const item of group.items) lines.push(`diagnostic ${formatDiagnostic(item.diagnostic)}`);
@@ -55,6 +56,9 @@ export function formatEventLines(previous: DevState, state: DevState, event: Dev
         if (!current.has(diagnosticKey(diagnostic))) {
           lines.push(`fixed ${diagnostic.code} ${formatLocation(diagnostic)} ${diagnostic.message}`);
         }
+      }
+      if (state.notice !== previous.notice) {
+        lines.push(state.notice ? `notice: ${toSingleLine(state.notice)}` : 'notice cleared');
       }
       const before = new Set(previous.coverage.uncovered.map((item) => `${item.kind} ${item.id}`));
       for (const item of state.coverage.uncovered) {

@@ -34,6 +34,21 @@ describe('formatStartLines', () => {
   });
 });
 
+describe('the stale-copies notice', () => {
+  it('is said at start, again when it changes, and when it clears', () => {
+    const notice =
+      'The skills published into this project (.claude/skills) are stale: run `companion install`.';
+    const stale = makeGeneration(1, [], { ...makeCatalog(), notice });
+    const state = makeState(stale);
+    expect(formatStartLines(state)).toContain(`[companion] notice: ${notice}`);
+    const fresh = makeGeneration(2, [], makeCatalog());
+    const event = { type: 'generation', change: makeChange(stale, fresh), updated: 0, hosts: 0 } as const;
+    const next = reduceDevState(state, event);
+    expect(next.notice).toBeUndefined();
+    expect(formatEventLines(state, next, event)).toContain('[companion] notice cleared');
+  });
+});
+
 describe('formatEventLines', () => {
   it('logs a generation with what it sent, then new and fixed diagnostics', () => {
     const gone = makeDiagnostic({

@@ -6,7 +6,6 @@
  */
 import { resolve } from 'node:path';
 import { shouldUseColor } from '../../check/color.js';
-import { type CatalogStore, createCatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { createWatcher } from '../../fs/watcher.js';
 import { DEFAULT_HTTP_PORT, type HttpServerHandle, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
@@ -14,6 +13,7 @@ import { createDevModel, type DevModel } from '../../ui/dev-state.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
+import { createServedStore, type ServedStore } from '../served-store.js';
 
 const DEFAULT_HOST = '127.0.0.1';
 
@@ -77,13 +77,19 @@ export const run: Command = async (argv, io) => {
   // Ink, React and the layout engine take a while to load; start now so it overlaps the first build.
   const uiModule = plain ? undefined : loadUi();
 
-  let store: CatalogStore;
+  let served: ServedStore;
   try {
-    store = createCatalogStore({ root: resolve(io.cwd, values.root ?? '.') });
+    served = createServedStore(resolve(io.cwd, values.root ?? '.'), io.cwd, io.env);
   } catch (error) {
     if (!(error instanceof RootError)) throw error;
     io.stderr.write(`companion dev: ${error.message}\n`);
     return EXIT_USAGE;
+  }
+  const { store } = served;
+  if (served.unknownTools.length > 0) {
+    io.stderr.write(
+      `companion dev: COMPANION_EXCLUDE_TOOLS names no such tool: ${served.unknownTools.join(', ')} (ignored)\n`,
+    );
   }
 
   // Until the model exists (and in plain mode always), the server's own lines go to stderr; on a terminal they
@@ -111,6 +117,7 @@ export const run: Command = async (argv, io) => {
   }
 
   const watcher = createWatcher(store, {
+    forcePolling: served.forcePolling,
     // The watcher sets `lastBatch` before it calls back, so its `waitMs` is this batch's.
     onBatch: (change, paths) => model?.recordBatch(change, paths, watcher.status().lastBatch?.waitMs),
     onError: (error) => model?.recordError(error),

@@ -4,14 +4,14 @@
  */
 import { resolve } from 'node:path';
 import { TOOL_NAMES } from '../../core/scope-schema.js';
-import { type CatalogStore, createCatalogStore } from '../../fs/catalog-store.js';
+import type { CatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
-import { withPublicationNotice } from '../../install/notice.js';
 import { DEFAULT_PAGE_SIZE } from '../../mcp/create-server.js';
 import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
 import { serveStdio } from '../../mcp/serve-stdio.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
+import { createServedStore, type ServedStore } from '../served-store.js';
 
 const USAGE = `Usage: companion serve [--root DIR] [--watch] [--http [--port N] [--host H]]
 
@@ -53,18 +53,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-/** `COMPANION_EXCLUDE_TOOLS`: comma- or space-separated, lowercased, each name once. */
-export function parseExcludedTools(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  return [
-    ...new Set(
-      value
-        .toLowerCase()
-        .split(/[\s,]+/)
-        .filter((name) => name !== ''),
-    ),
-  ];
-}
+export { parseExcludedTools } from '../served-store.js';
 
 function parseInteger(value: string, min: number, max: number): number | undefined {
   if (!/^\d+$/.test(value)) return undefined;
@@ -108,30 +97,26 @@ export const run: Command = async (argv, io) => {
     io.stderr.write(`${line}\n`);
   };
   const root = resolve(io.cwd, values.root ?? '.');
-  const excludeTools = parseExcludedTools(io.env.COMPANION_EXCLUDE_TOOLS);
-  const unknown = excludeTools.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) {
-    log(`companion serve: COMPANION_EXCLUDE_TOOLS names no such tool: ${unknown.join(', ')} (ignored)`);
-  }
-
-  let store: CatalogStore;
+  let served: ServedStore;
   try {
-    // A host starts the server in its project: say in the instructions when the skills published there are stale.
-    store = createCatalogStore({
-      root,
-      build: { excludeTools },
-      buildCatalog: withPublicationNotice(io.cwd),
-    });
+    served = createServedStore(root, io.cwd, io.env);
   } catch (error) {
     if (!(error instanceof RootError)) throw error;
     io.stderr.write(`companion serve: ${error.message}\n`);
     return EXIT_USAGE;
+  }
+  const { store } = served;
+  if (served.unknownTools.length > 0) {
+    log(
+      `companion serve: COMPANION_EXCLUDE_TOOLS names no such tool: ${served.unknownTools.join(', ')} (ignored)`,
+    );
   }
   log(describeStart(store, root));
 
   // Lazily: the watcher pulls in chokidar, which plain `serve` never needs.
   const watcher = values.watch
     ? (await import('../../fs/watcher.js')).createWatcher(store, {
+        forcePolling: served.forcePolling,
         onError: (error) =>
           log(`companion serve: watch: ${error instanceof Error ? error.message : String(error)}`),
       })

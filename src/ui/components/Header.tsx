@@ -42,6 +42,11 @@ export function Header({ state, width, home }: HeaderProps) {
           ? `loaded ${formatClock(state.builtAt)}`
           : `rebuilt ${formatClock(rebuild.at)} in ${formatMs(rebuild.ms)}: ${formatPaths(rebuild.paths, 2)}`}
       </Text>
+      {state.notice ? (
+        <Text wrap="truncate-end">
+          <Tint tone="warning">{toSingleLine(state.notice)}</Tint>
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -1,0 +1,47 @@
+/**
+ * The catalog store `serve` and `dev` both serve from, configured the same way from the environment: tools the
+ * caller excluded (`COMPANION_EXCLUDE_TOOLS`), the stale-copies notice for the project the host started us in,
+ * and whether the watcher must poll (`COMPANION_WATCH=poll`, for file systems whose events never arrive).
+ */
+import { TOOL_NAMES } from '../core/scope-schema.js';
+import { type CatalogStore, createCatalogStore } from '../fs/catalog-store.js';
+import { withPublicationNotice } from '../install/notice.js';
+
+/** `COMPANION_EXCLUDE_TOOLS`: comma- or space-separated, lowercased, each name once. */
+export function parseExcludedTools(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return [
+    ...new Set(
+      value
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .filter((name) => name !== ''),
+    ),
+  ];
+}
+
+export interface ServedStore {
+  readonly store: CatalogStore;
+  /** Names in `COMPANION_EXCLUDE_TOOLS` that are no tool (ignored; worth a warning). */
+  readonly unknownTools: readonly string[];
+  /** `COMPANION_WATCH=poll`: the watcher should poll instead of waiting for events. */
+  readonly forcePolling: boolean;
+}
+
+/**
+ * Creates the store for `root`. `project` is where a host started the server (its cwd): when the skills
+ * published there are stale, every generation's instructions say so. Throws `RootError` for an unusable root.
+ */
+export function createServedStore(root: string, project: string, env: NodeJS.ProcessEnv): ServedStore {
+  const excludeTools = parseExcludedTools(env.COMPANION_EXCLUDE_TOOLS);
+  const store = createCatalogStore({
+    root,
+    build: { excludeTools },
+    buildCatalog: withPublicationNotice(project),
+  });
+  return {
+    store,
+    unknownTools: excludeTools.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name)),
+    forcePolling: (env.COMPANION_WATCH ?? '').toLowerCase() === 'poll',
+  };
+}
