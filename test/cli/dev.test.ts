@@ -2,7 +2,7 @@
  * `companion dev` as a command and as a process: arguments and early exits in-process; then the built CLI
  * (`npm run build` first) in plain mode with a real MCP client over HTTP, and the real Ink UI driven in tmux.
  */
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/dev.js';
 import { binPath, connectHttp, repoRoot, waitFor } from '../helpers/mcp-client.js';
-import { runCommand } from '../helpers/run-cli.js';
+import { type CliProcess, runCommand, spawnCli } from '../helpers/run-cli.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
 // Deadlines, not sleeps: each wait returns as soon as its event shows. They are generous because a loaded CI
@@ -30,35 +30,10 @@ function createProject(): TempProject {
   return project;
 }
 
-interface DevProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly output: { stdout: string; stderr: string };
-  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type DevProcess = CliProcess;
 
-/** Spawns `companion dev` with piped stdio (so plain mode), killed after 40 s whatever happens. */
 function spawnDev(args: readonly string[], env: Readonly<Record<string, string>> = {}): DevProcess {
-  const child = spawn(process.execPath, [binPath, 'dev', ...args], {
-    cwd: repoRoot,
-    stdio: 'pipe',
-    env: { ...process.env, ...env },
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output.stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    output.stderr += chunk;
-  });
-  child.stdin.on('error', () => {});
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal });
-    });
-  });
-  return { child, output, exit };
+  return spawnCli(['dev', ...args], { env });
 }
 
 /** Waits for a line matching `pattern` on the process's stdout and returns its match. */

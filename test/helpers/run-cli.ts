@@ -126,3 +126,41 @@ function collect(stream: PassThrough): Promise<string> {
     stream.on('error', reject);
   });
 }
+
+/** A CLI process left running: its streams collected as text, and a promise of how it ended. */
+export interface CliProcess {
+  readonly child: import('node:child_process').ChildProcessWithoutNullStreams;
+  readonly output: { stdout: string; stderr: string };
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Spawns `node bin/companion.js …args` and leaves it running (a server, a daemon). It is killed with SIGKILL
+ * after `timeoutMs`, so a test that forgets it cannot hang the suite.
+ */
+export function spawnCli(
+  args: readonly string[],
+  options: { env?: Readonly<Record<string, string>>; cwd?: string; timeoutMs?: number } = {},
+): CliProcess {
+  const child = spawn(process.execPath, [binPath, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    stdio: 'pipe',
+    env: { ...process.env, ...options.env },
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output.stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    output.stderr += chunk;
+  });
+  child.stdin.on('error', () => {});
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 40_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
+  return { child, output, exit };
+}

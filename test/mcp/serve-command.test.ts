@@ -1,14 +1,9 @@
-/**
- * `companion serve` as a command: arguments, the start line, stdout purity on stdio, clean exits (stdin closed,
- * SIGTERM, SIGINT), a taken port, and `--watch` notifying a connected host.
- */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExcludedTools, run } from '../../src/cli/commands/serve.js';
-import { binPath, connectStdio, repoRoot, waitFor } from '../helpers/mcp-client.js';
-import { runCommand } from '../helpers/run-cli.js';
+import { connectStdio, repoRoot, waitFor } from '../helpers/mcp-client.js';
+import { type CliProcess, runCommand, spawnCli } from '../helpers/run-cli.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
 const projects: TempProject[] = [];
@@ -16,28 +11,8 @@ afterAll(() => {
   for (const project of projects) project.cleanup();
 });
 
-function spawnServe(args: string[]): {
-  child: ChildProcessWithoutNullStreams;
-  output: { stdout: string; stderr: string };
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-} {
-  const child = spawn(process.execPath, [binPath, 'serve', ...args], { cwd: repoRoot, stdio: 'pipe' });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output.stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    output.stderr += chunk;
-  });
-  child.stdin.on('error', () => {});
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal });
-    });
-  });
-  return { child, output, exit };
+function spawnServe(args: string[]): CliProcess {
+  return spawnCli(['serve', ...args], { timeoutMs: 15_000 });
 }
 
 describe('companion serve: arguments', () => {
