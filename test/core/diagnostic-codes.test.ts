@@ -57,7 +57,9 @@ describe('diagnostic codes', () => {
     const { spec, result } = buildCase(name);
     const found = result.diagnostics.filter((d) => d.code === spec.code);
     expect(found, JSON.stringify(result.diagnostics, null, 2)).not.toHaveLength(0);
-    const match = found.find((d) => d.file === spec.file && (spec.line === undefined || d.line === spec.line));
+    const match = found.find(
+      (d) => d.file === spec.file && (spec.line === undefined || d.line === spec.line),
+    );
     expect(match, JSON.stringify(found, null, 2)).toBeDefined();
     const entry = Object.values(codes).find((c) => c.code === spec.code)!;
     expect(match!.severity).toBe(entry.severity);
