@@ -34,6 +34,14 @@ export const SERVER_CAPABILITIES = {
   extensions: { [SKILLS_EXTENSION_ID]: {} },
 } as const;
 
+/**
+ * Subscriptions one session may hold: more than every file of a large catalog, few enough that one client cannot
+ * grow the registry (and the dev UI's session list, copied on every change) without bound.
+ */
+export const MAX_SUBSCRIPTIONS = 4096;
+/** No served URI is longer (its path lies below the content root), so a longer one can never be updated. */
+export const MAX_SUBSCRIPTION_URI_LENGTH = 8192;
+
 export const LIST_CHANGED = 'notifications/resources/list_changed';
 export const RESOURCE_UPDATED = 'notifications/resources/updated';
 
@@ -113,6 +121,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
   const session = options.sessions.open({ id: options.sessionId, transport: options.transport });
   let initialized = false;
   let closed = false;
+  let subscriptionCount = 0;
 
   /**
    * Runs a handler against one generation. A `ProtocolError` goes out as it is; anything else is a bug, logged
@@ -182,7 +191,21 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
     const uri = paramsOf(request).uri;
     if (typeof uri !== 'string')
       throw invalidParams('resources/subscribe needs params.uri, a string', { uri });
-    // Accepted for any URI: a host may subscribe before the resource exists (it is created by the next save).
+    // Accepted for any URI: a host may subscribe before the resource exists (it is created by the next save);
+    // bounded in length and number, since whoever connects chooses them.
+    if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
+      throw invalidParams(`resources/subscribe: uri longer than ${MAX_SUBSCRIPTION_URI_LENGTH} characters`, {
+        maxLength: MAX_SUBSCRIPTION_URI_LENGTH,
+      });
+    }
+    if (!session.isSubscribed(uri)) {
+      if (subscriptionCount >= MAX_SUBSCRIPTIONS) {
+        throw invalidParams(`resources/subscribe: at most ${MAX_SUBSCRIPTIONS} subscriptions per session`, {
+          maxSubscriptions: MAX_SUBSCRIPTIONS,
+        });
+      }
+      subscriptionCount++;
+    }
     session.addSubscription(uri);
     return {};
   });
@@ -191,6 +214,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
     const uri = paramsOf(request).uri;
     if (typeof uri !== 'string')
       throw invalidParams('resources/unsubscribe needs params.uri, a string', { uri });
+    if (session.isSubscribed(uri)) subscriptionCount--;
     session.removeSubscription(uri);
     return {};
   });

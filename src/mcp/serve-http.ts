@@ -299,7 +299,7 @@ function sendRpcError(res: ServerResponse, status: number, code: number, message
 
 /**
  * Reads and parses a POST body of at most `max` bytes. Answers 413 (too large) or 400 (not JSON) itself and
- * returns `undefined` then.
+ * returns `undefined` then; also `undefined`, answering nothing, when the client disconnected mid-body.
  */
 async function readJsonBody(
   req: IncomingMessage,
@@ -318,7 +318,9 @@ async function readJsonBody(
   };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) return tooLarge();
-  const chunks = await new Promise<Buffer[] | undefined>((resolve, reject) => {
+  // 'aborted': the client went away before the body ended (a closed tab, a killed host). Nobody is left to
+  // answer, and it is not a server failure, so it is neither answered nor logged.
+  const chunks = await new Promise<Buffer[] | 'too-large' | 'aborted'>((resolve) => {
     const received: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer): void => {
@@ -330,14 +332,19 @@ async function readJsonBody(
       // Stop buffering; keep draining so the 413 reaches the client before the connection closes.
       req.off('data', onData);
       req.off('end', onEnd);
-      resolve(undefined);
+      resolve('too-large');
     };
     const onEnd = (): void => resolve(received);
     req.on('data', onData);
     req.once('end', onEnd);
-    req.once('error', reject);
+    req.once('error', () => resolve('aborted'));
+    // A socket destroyed mid-body: 'close' without 'end' (no-op once the promise settled).
+    req.once('close', () => {
+      if (!req.complete) resolve('aborted');
+    });
   });
-  if (chunks === undefined) return tooLarge();
+  if (chunks === 'aborted') return undefined;
+  if (chunks === 'too-large') return tooLarge();
   try {
     return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch {

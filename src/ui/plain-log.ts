@@ -28,6 +28,11 @@ export function formatStartLines(state: DevState): string[] {
       `${pluralize(diagnostics.warnings, 'warning')}`,
   ];
   if (state.notice) lines.push(`notice: ${toSingleLine(state.notice)}`);
+  // Polling from the start (COMPANION_WATCH=poll, or events unavailable before the log began) is no transition,
+  // so the event lines below never say it; a daemon that polls must still say so.
+  if (state.watcher.mode === 'polling') {
+    lines.push(`watcher polling: ${state.watcher.reason ?? 'no reason given'}`);
+  }
   for (const item of coverage.uncovered) lines.push(`not covered by any topic: ${item.kind} ${item.id}`);
   for (const group of diagnostics.groups) {
     for (const item of group.items) lines.push(`diagnostic ${formatDiagnostic(item.diagnostic)}`);

@@ -119,6 +119,11 @@ export const run: Command = async (argv, io) => {
         forcePolling: served.forcePolling,
         onError: (error) =>
           log(`companion serve: watch: ${error instanceof Error ? error.message : String(error)}`),
+        // Forced, or fallen back (out of inotify watches): changes now show up a poll interval late, so say so.
+        onStatus: (status) => {
+          if (status.mode === 'polling')
+            log(`companion serve: watch: polling (${status.reason ?? 'no reason given'})`);
+        },
       })
     : undefined;
   const stopLogging = values.watch
