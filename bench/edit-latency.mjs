@@ -1,0 +1,353 @@
+#!/usr/bin/env node
+/**
+ * Edit latency: a subscribed Streamable HTTP client (the SDK's `Client`), one document rewritten N times and one
+ * skill reference rewritten N times, each write its own batch; the time from `writeFileSync` returning to the
+ * `notifications/resources/updated` for that URI arriving at the client.
+ *
+ * Two modes:
+ * - `cli` (the headline): `companion dev --root <corpus> --port 0` as its own process, exactly what ships. The
+ *   rebuild time of each generation is read from its plain log ("generation N in X ms").
+ * - `inproc` (the breakdown): the same composition in this process — `createCatalogStore` + `createWatcher`
+ *   (with a sub-ms clock) + `serveHttp` — so each edit splits into: write → first watcher event, the batching
+ *   window, re-read + rebuild, and notify → arrival.
+ *
+ * Every edited file is restored to its original bytes afterwards.
+ *
+ *   node bench/edit-latency.mjs <S|M|L> [--mode cli|inproc] [--edits N]
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ensureCorpus } from './generate-corpus.mjs';
+import {
+  assertBuilt,
+  binPath,
+  createRandom,
+  distDir,
+  log,
+  median,
+  nowMs,
+  percentile,
+  sleep,
+} from './lib.mjs';
+
+const importDist = (path) => import(pathToFileURL(join(distDir, path)).href);
+
+/** The watcher's batching defaults, read from the build so the report states what actually ran. */
+export async function readWatcherDefaults() {
+  const source = readFileSync(join(distDir, 'fs/watcher.js'), 'utf8');
+  const batchMs = Number(/options\.batchMs \?\? (\d+)/.exec(source)?.[1]);
+  const maxBatchMs = Number(/options\.maxBatchMs \?\? (\d+)/.exec(source)?.[1]);
+  const reconcileIntervalMs = Number(/options\.reconcileIntervalMs \?\? (\d+)/.exec(source)?.[1]);
+  return { batchMs, maxBatchMs, reconcileIntervalMs };
+}
+
+/** Starts `companion dev` and resolves once it listens and its watcher is ready. */
+export async function startDevProcess(root) {
+  const child = spawn(process.execPath, [binPath, 'dev', '--root', root, '--port', '0'], {
+    env: { ...process.env, NO_COLOR: '1', CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines = [];
+  const waiters = [];
+  let buffer = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    let at = buffer.indexOf('\n');
+    while (at !== -1) {
+      const line = { text: buffer.slice(0, at), at: nowMs() };
+      buffer = buffer.slice(at + 1);
+      lines.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.pattern.test(line.text)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+      at = buffer.indexOf('\n');
+    }
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const waitLine = (pattern, timeoutMs) => {
+    const found = lines.find((l) => pattern.test(l.text));
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `dev: no line matching ${pattern} after ${timeoutMs} ms; stderr: ${stderr.slice(-500)}`,
+            ),
+          ),
+        timeoutMs,
+      );
+      exited.then(() => reject(new Error(`dev exited early; stderr: ${stderr.slice(-1000)}`)));
+      waiters.push({
+        pattern,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+    });
+  };
+  const started = nowMs();
+  const listening = await waitLine(/listening on (http\S+)/, 180_000);
+  await waitLine(/watching\b.*for changes|fell back to polling/, 180_000);
+  const readyMs = nowMs() - started;
+  return {
+    url: /listening on (http\S+)/.exec(listening.text)[1],
+    pid: child.pid,
+    readyMs,
+    lines,
+    rssMb: () => readRssMb(child.pid),
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Builds the same daemon in this process, with a sub-ms watcher clock and a record of every batch. */
+async function startInProcess(root) {
+  const { createCatalogStore } = await importDist('fs/catalog-store.js');
+  const { createWatcher } = await importDist('fs/watcher.js');
+  const { serveHttp } = await importDist('mcp/serve-http.js');
+  const started = nowMs();
+  const store = createCatalogStore({ root });
+  const server = await serveHttp(store, { port: 0 });
+  const batches = [];
+  const watcher = createWatcher(store, {
+    now: nowMs,
+    onBatch: (change, paths) => {
+      const last = watcher.status().lastBatch;
+      batches.push({ paths, at: last?.at, waitMs: last?.waitMs, rebuildMs: change?.rebuildMs, end: nowMs() });
+    },
+  });
+  await watcher.ready;
+  return {
+    url: server.url,
+    readyMs: nowMs() - started,
+    batches,
+    rssMb: () => process.memoryUsage().rss / 1024 / 1024,
+    async stop() {
+      await watcher.close();
+      await server.close();
+    },
+  };
+}
+
+function readRssMb(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A connected, subscribed client that timestamps every resources/updated it receives. */
+export async function connectSubscribed(url, uris) {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: 'companion-bench', version: '1.0.0' });
+  const arrivals = [];
+  const waiters = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    const arrival = { uri: notification.params.uri, at: nowMs() };
+    arrivals.push(arrival);
+    for (const waiter of [...waiters]) {
+      if (waiter.uri === arrival.uri && arrival.at >= waiter.after) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(arrival);
+      }
+    }
+  });
+  await client.connect(transport);
+  for (const uri of uris) await client.subscribeResource({ uri });
+  return {
+    client,
+    waitUpdated(uri, after, timeoutMs) {
+      const found = arrivals.find((a) => a.uri === uri && a.at >= after);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const waiter = { uri, after, resolve };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`no resources/updated for ${uri} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiter.resolve = (arrival) => {
+          clearTimeout(timer);
+          resolve(arrival);
+        };
+        waiters.push(waiter);
+      });
+    },
+    async close() {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+/**
+ * Rewrites each target `edits` times with different bytes (the original plus a changing paragraph), waiting for
+ * its notification and then a pause, so every write is its own batch. Stops a kind early when its share of
+ * `budgetMs` runs out.
+ */
+async function editLoop({ root, targets, edits, budgetMs, subscriber, random, afterEach }) {
+  const results = {};
+  for (const target of targets) {
+    // Each kind gets an equal share of the budget.
+    const deadline = nowMs() + budgetMs / targets.length;
+    const path = join(root, target.path);
+    const original = readFileSync(path);
+    const samples = [];
+    try {
+      for (let i = 0; i < edits && nowMs() < deadline; i++) {
+        const extra = Buffer.from(
+          `\n\nEdit ${i + 1} (${random.int(0, 1e9)}): the ${target.kind} changed again.\n`,
+        );
+        writeFileSync(path, Buffer.concat([original, extra]));
+        const written = nowMs();
+        const arrival = await subscriber.waitUpdated(target.uri, written, 60_000);
+        samples.push({ written, arrived: arrival.at, latencyMs: arrival.at - written });
+        await afterEach?.(samples.at(-1), target);
+        // Quiet long enough to close the batch, plus jitter so writes do not lock step with the daemon's timers.
+        await sleep(60 + random.int(0, 60));
+      }
+    } finally {
+      writeFileSync(path, original);
+    }
+    results[target.kind] = samples;
+  }
+  // Let the restore settle so the next bench starts from the corpus as generated.
+  await sleep(300);
+  return results;
+}
+
+function summarize(samples) {
+  const latencies = samples.map((s) => s.latencyMs);
+  return {
+    n: latencies.length,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    max: Math.max(...latencies),
+  };
+}
+
+/**
+ * `after(daemon)` runs against the same daemon once the edits are done and restored (run.mjs measures protocol
+ * costs there, so L is loaded once); its result is returned as `after`.
+ */
+export async function runEditLatency({ size, mode = 'cli', edits = 50, budgetMs = 240_000, after } = {}) {
+  assertBuilt();
+  const info = ensureCorpus(size, { log });
+  const defaults = await readWatcherDefaults();
+  const targets = [
+    { kind: 'document', path: info.editTargets.document.path, uri: info.editTargets.document.uri },
+    { kind: 'reference', path: info.editTargets.reference.path, uri: info.editTargets.reference.uri },
+  ];
+  const daemon = mode === 'cli' ? await startDevProcess(info.root) : await startInProcess(info.root);
+  log(`edit latency ${size} (${mode}): daemon ready in ${daemon.readyMs.toFixed(0)} ms at ${daemon.url}`);
+  const rssAfterLoadMb = daemon.rssMb();
+  const subscriber = await connectSubscribed(
+    daemon.url,
+    targets.map((t) => t.uri),
+  );
+  const random = createRandom(`edit-latency:${size}:${mode}`);
+  const breakdown = [];
+  let results;
+  let afterResult;
+  let rssAfterEditsMb;
+  try {
+    results = await editLoop({
+      root: info.root,
+      targets,
+      edits,
+      budgetMs,
+      subscriber,
+      random,
+      afterEach: async (sample, target) => {
+        if (mode === 'cli') {
+          // The plain log line of the generation this write caused (printed before the notification is sent).
+          const line = daemon.lines.find((l) => l.at >= sample.written && /generation \d+ in/.test(l.text));
+          const match = line && /generation (\d+) in ([\d.]+) ?(ms|s)/.exec(line.text);
+          if (match) sample.rebuildMs = Number(match[2]) * (match[3] === 's' ? 1000 : 1);
+        } else {
+          const batch = daemon.batches.find((b) => b.end >= sample.written && b.paths.includes(target.path));
+          if (batch) {
+            const firstEvent = batch.at - batch.waitMs;
+            breakdown.push({
+              kind: target.kind,
+              toEventMs: firstEvent - sample.written,
+              waitMs: batch.waitMs,
+              rebuildMs: batch.rebuildMs,
+              notifyMs: sample.arrived - (batch.at + (batch.rebuildMs ?? 0)),
+              latencyMs: sample.latencyMs,
+            });
+            sample.rebuildMs = batch.rebuildMs;
+          }
+        }
+      },
+    });
+    rssAfterEditsMb = daemon.rssMb();
+    if (after) afterResult = await after(daemon);
+  } finally {
+    await subscriber.close().catch(() => {});
+    await daemon.stop();
+  }
+  const all = [...results.document, ...results.reference];
+  const rebuilds = all.map((s) => s.rebuildMs).filter((v) => v !== undefined);
+  const row = {
+    size,
+    mode,
+    readyMs: daemon.readyMs,
+    rssAfterLoadMb,
+    batchMs: defaults.batchMs,
+    maxBatchMs: defaults.maxBatchMs,
+    document: summarize(results.document),
+    reference: summarize(results.reference),
+    all: summarize(all),
+    rebuildP50Ms: median(rebuilds),
+    requestedEdits: edits,
+    rssAfterEditsMb,
+    ...(afterResult === undefined ? {} : { after: afterResult }),
+  };
+  if (breakdown.length > 0) {
+    const med = (key) => median(breakdown.map((b) => b[key]).filter((v) => v !== undefined));
+    row.breakdown = {
+      n: breakdown.length,
+      toEventMs: med('toEventMs'),
+      waitMs: med('waitMs'),
+      rebuildMs: med('rebuildMs'),
+      notifyMs: med('notifyMs'),
+      latencyMs: med('latencyMs'),
+    };
+  }
+  return row;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const size = args.find((a) => !a.startsWith('--')) ?? 'S';
+  const option = (name, fallback) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : fallback;
+  };
+  const row = await runEditLatency({
+    size,
+    mode: option('--mode', 'cli'),
+    edits: Number(option('--edits', '50')),
+    budgetMs: Number(option('--budget-ms', '240000')),
+  });
+  process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+/**
+ * Memory: RSS of the in-process catalog store after the first load and after many edits (each followed by
+ * `store.applyChanges([path])`), after a full GC each time it is sampled. Run with `--expose-gc` (run.mjs does).
+ * Edits rotate over 10 documents and 10 skill references spread through the corpus, with different bytes every
+ * time; every file is restored afterwards. Stops early when the time budget runs out and says so.
+ *
+ *   node --expose-gc bench/memory.mjs <S|M|L> [--edits N] [--budget-ms MS]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureCorpus } from './generate-corpus.mjs';
+import { assertBuilt, distDir, log, nowMs } from './lib.mjs';
+
+const importDist = (path) => import(pathToFileURL(join(distDir, path)).href);
+
+function settle() {
+  if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
+  for (let i = 0; i < 3; i++) globalThis.gc();
+  const m = process.memoryUsage();
+  return { rssMb: m.rss / 1048576, heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576 };
+}
+
+export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000 } = {}) {
+  assertBuilt();
+  const info = ensureCorpus(size, { log });
+  const { createCatalogStore } = await importDist('fs/catalog-store.js');
+  const before = settle();
+  const started = nowMs();
+  const store = createCatalogStore({ root: info.root });
+  const loadMs = nowMs() - started;
+  const afterLoad = settle();
+
+  // 10 documents and 10 skill references spread evenly through the snapshot.
+  const paths = [...store.snapshot().files.keys()];
+  const pickEvery = (list, n) =>
+    Array.from({ length: n }, (_, i) => list[Math.floor(((i + 0.5) * list.length) / n)]);
+  const targets = [
+    ...pickEvery(
+      paths.filter((p) => p.startsWith('knowledge/documents/')),
+      10,
+    ),
+    ...pickEvery(
+      paths.filter((p) => /^skills\/[^/]+\/references\//.test(p)),
+      10,
+    ),
+  ];
+  const originals = new Map(targets.map((p) => [p, readFileSync(join(info.root, p))]));
+  const samples = [{ edits: 0, ...afterLoad }];
+  // Dense early (warm-up: JIT, memo entries of the rotated files), then every 100 edits.
+  const sampleAt = new Set([10, 20, 50]);
+  const deadline = nowMs() + budgetMs;
+  let done = 0;
+  const applyTimes = [];
+  try {
+    while (done < edits && nowMs() < deadline) {
+      const path = targets[done % targets.length];
+      const bytes = Buffer.concat([originals.get(path), Buffer.from(`\n\nMemory edit ${done + 1}.\n`)]);
+      writeFileSync(join(info.root, path), bytes);
+      const t = nowMs();
+      const change = store.applyChanges([path]);
+      applyTimes.push(nowMs() - t);
+      if (!change) throw new Error(`edit ${done + 1} of ${path} published nothing`);
+      done++;
+      if (sampleAt.has(done) || done % 100 === 0) samples.push({ edits: done, ...settle() });
+    }
+  } finally {
+    for (const [path, bytes] of originals) writeFileSync(join(info.root, path), bytes);
+  }
+  const afterEdits = settle();
+  if (samples.at(-1).edits !== done) samples.push({ edits: done, ...afterEdits });
+  const corpusMb = info.bytes / 1048576;
+  const goalMb = 1.3 * corpusMb + 100;
+  // Growth: the last sample against the one after 20 edits (every rotated file has been edited by then, so
+  // the memo caches and the JIT are warm); against the first sample when the run was shorter.
+  const reference = samples.find((s) => s.edits === 20 && s.edits < done) ?? samples[0];
+  return {
+    size,
+    corpusMb,
+    goalMb,
+    baselineRssMb: before.rssMb,
+    loadMs,
+    afterLoad,
+    afterEdits,
+    editsDone: done,
+    editsRequested: edits,
+    applyMedianMs: applyTimes.sort((a, b) => a - b)[applyTimes.length >> 1],
+    growthFromEdits: reference.edits,
+    growthMb: afterEdits.rssMb - reference.rssMb,
+    heapGrowthMb: afterEdits.heapUsedMb - reference.heapUsedMb,
+    samples,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const size = args.find((a) => !a.startsWith('--')) ?? 'L';
+  const option = (name, fallback) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? Number(args[at + 1]) : fallback;
+  };
+  const row = await runMemory({
+    size,
+    edits: option('--edits', 1000),
+    budgetMs: option('--budget-ms', 150_000),
+  });
+  process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+/**
+ * Protocol costs against a running daemon (Streamable HTTP, the SDK's `Client`): a full `resources/list`
+ * pagination, a full `skills/list` pagination, and `resources/read` throughput with 8 concurrent sessions over
+ * mixed URIs. Each is set beside a floor measured in the same run on the same connections: `ping` (an empty
+ * request through the same HTTP stack), so the ratios say what companion adds on top of the transport.
+ *
+ *   node bench/protocol.mjs <S|M|L> [--seconds N]      (starts its own `companion dev`)
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as z from 'zod';
+import { startDevProcess } from './edit-latency.mjs';
+import { ensureCorpus } from './generate-corpus.mjs';
+import { assertBuilt, createRandom, log, median, sleep } from './lib.mjs';
+
+const AnyResult = z.looseObject({});
+
+async function connect(url, name) {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    async close() {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+async function timed(fn) {
+  const started = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - started, value };
+}
+
+async function listResourcesAll(client) {
+  const uris = [];
+  let cursor;
+  let pages = 0;
+  do {
+    const result = await client.listResources(cursor === undefined ? {} : { cursor });
+    pages++;
+    for (const r of result.resources) uris.push(r.uri);
+    cursor = result.nextCursor;
+  } while (cursor !== undefined);
+  return { pages, uris };
+}
+
+async function listSkillsAll(client) {
+  const uris = [];
+  let cursor;
+  let pages = 0;
+  do {
+    const result = await client.request(
+      { method: 'skills/list', params: cursor === undefined ? {} : { cursor } },
+      AnyResult,
+    );
+    pages++;
+    for (const skill of result.skills) for (const r of skill.resources) uris.push(r.uri);
+    cursor = result.nextCursor;
+  } while (cursor !== undefined);
+  return { pages, uris };
+}
+
+/** `sessions` clients each run `op` back to back for `seconds`; returns completed operations per second. */
+async function throughput(sessions, seconds, op) {
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  let bytes = 0;
+  const started = performance.now();
+  await Promise.all(
+    sessions.map(async (session, i) => {
+      let n = i;
+      while (performance.now() < deadline) {
+        bytes += await op(session.client, n++);
+        done++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  return { perSecond: done / elapsed, mbPerSecond: bytes / 1e6 / elapsed, operations: done };
+}
+
+export async function measureProtocol(
+  url,
+  { seconds = 5, repeats = 3, sessionsCount = 8, seed = 'protocol' } = {},
+) {
+  const main = await connect(url, 'companion-bench-main');
+  const sessions = [];
+  try {
+    // The ping floor: one round trip through the same HTTP stack with an empty answer.
+    for (let i = 0; i < 20; i++) await main.client.ping();
+    const pings = [];
+    for (let i = 0; i < 50; i++) pings.push((await timed(() => main.client.ping())).ms);
+    const pingMs = median(pings);
+
+    const resourceRuns = [];
+    const skillRuns = [];
+    let resources;
+    let skills;
+    for (let i = 0; i < repeats; i++) {
+      const r = await timed(() => listResourcesAll(main.client));
+      resourceRuns.push(r.ms);
+      resources = r.value;
+      const s = await timed(() => listSkillsAll(main.client));
+      skillRuns.push(s.ms);
+      skills = s.value;
+    }
+
+    // Mixed URIs: every listed resource and every file of every skill manifest, shuffled with a seed.
+    const random = createRandom(seed);
+    const pool = [...new Set([...resources.uris, ...skills.uris])];
+    for (let i = pool.length - 1; i > 0; i--) {
+      const j = random.int(0, i);
+      [pool[i], pool[j]] = [pool[j], pool[i]];
+    }
+    for (let i = 0; i < sessionsCount; i++) sessions.push(await connect(url, `companion-bench-${i}`));
+    const ping = async (client) => {
+      await client.ping();
+      return 0;
+    };
+    const read = async (client, n) => {
+      const result = await client.readResource({ uri: pool[n % pool.length] });
+      const content = result.contents[0];
+      return content.text !== undefined ? content.text.length : content.blob.length;
+    };
+    // Warm both paths (JIT, connections), then pings before and after the reads: the floor is their mean.
+    await throughput(sessions, 1, ping);
+    await throughput(sessions, 1, read);
+    const pingBefore = await throughput(sessions, Math.max(2, seconds / 2), ping);
+    await sleep(200);
+    const readRate = await throughput(sessions, seconds, read);
+    await sleep(200);
+    const pingAfter = await throughput(sessions, Math.max(2, seconds / 2), ping);
+    const pingRate = { perSecond: (pingBefore.perSecond + pingAfter.perSecond) / 2 };
+    return {
+      pingMs,
+      resourcesList: {
+        ms: median(resourceRuns),
+        pages: resources.pages,
+        entries: resources.uris.length,
+        ratioToPings: median(resourceRuns) / (resources.pages * pingMs),
+      },
+      skillsList: {
+        ms: median(skillRuns),
+        pages: skills.pages,
+        files: skills.uris.length,
+        ratioToPings: median(skillRuns) / (skills.pages * pingMs),
+      },
+      reads: {
+        sessions: sessionsCount,
+        seconds,
+        perSecond: readRate.perSecond,
+        mbPerSecond: readRate.mbPerSecond,
+        pingsPerSecond: pingRate.perSecond,
+        ratioToPings: readRate.perSecond / pingRate.perSecond,
+        poolSize: pool.length,
+      },
+    };
+  } finally {
+    for (const session of sessions) await session.close().catch(() => {});
+    await main.close().catch(() => {});
+  }
+}
+
+export async function runProtocol({ size = 'L', seconds = 5 } = {}) {
+  assertBuilt();
+  const info = ensureCorpus(size, { log });
+  const daemon = await startDevProcess(info.root);
+  try {
+    return { size, ...(await measureProtocol(daemon.url, { seconds })) };
+  } finally {
+    await daemon.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const size = args.find((a) => !a.startsWith('--')) ?? 'L';
+  const at = args.indexOf('--seconds');
+  const row = await runProtocol({ size, seconds: at >= 0 ? Number(args[at + 1]) : 5 });
+  process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
+}
