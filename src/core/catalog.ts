@@ -175,7 +175,8 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
     const publishedSkills = new Set(parsedSkills.map((s) => s.id));
     scope.topics.forEach((topic, i) => {
       topic.documents.forEach((id, j) => {
-        const where = { file: SCOPE_FILE, ...positionOf(['topics', i, 'documents', j]) };
+        // Positions are looked up only for a finding: a large scope file names thousands of ids.
+        const where = () => ({ file: SCOPE_FILE, ...positionOf(['topics', i, 'documents', j]) });
         const document = documentsById.get(id);
         if (!document) {
           if (!documentIdsOnDisk.has(id)) {
@@ -183,7 +184,7 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
               diagnose(
                 codes.unknownDocument,
                 `Topic "${topic.id}" names document "${id}", but knowledge/documents/${id}.md does not exist.`,
-                where,
+                where(),
               ),
             );
           }
@@ -195,20 +196,20 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
             diagnose(
               codes.scopeMismatch,
               `Topic "${topic.id}" (scope "${topic.scope}") names document "${id}", which is filed under scope "${document.scope}".`,
-              where,
+              where(),
             ),
           );
         }
       });
       topic.skills.forEach((id, j) => {
-        const where = { file: SCOPE_FILE, ...positionOf(['topics', i, 'skills', j]) };
+        const where = () => ({ file: SCOPE_FILE, ...positionOf(['topics', i, 'skills', j]) });
         if (!publishedSkills.has(id)) {
           if (draftSkills.has(id)) {
             diagnostics.push(
               diagnose(
                 codes.unknownSkill,
                 `Topic "${topic.id}" names skill "${id}", which is a draft and so not published.`,
-                where,
+                where(),
               ),
             );
           } else if (!skillIdsOnDisk.has(id)) {
@@ -216,7 +217,7 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
               diagnose(
                 codes.unknownSkill,
                 `Topic "${topic.id}" names skill "${id}", but skills/${id}/ does not exist.`,
-                where,
+                where(),
               ),
             );
           }
@@ -228,7 +229,7 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
             diagnose(
               codes.conflictingScopes,
               `Skill "${id}" is named by topics of scope "${previous}" and of scope "${topic.scope}".`,
-              where,
+              where(),
             ),
           );
           return;

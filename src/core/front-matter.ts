@@ -63,7 +63,10 @@ export function parseFrontMatter(text: string): FrontMatter {
     .slice(1, close)
     .map((line) => line.replace(/\r$/, ''))
     .join('\n');
-  const body = lines.slice(close + 1).join('\n');
+  // The body is a slice of the source, not a re-join of its lines: one copy of a large document, not two.
+  let bodyStart = 0;
+  for (let i = 0; i <= close; i++) bodyStart += (lines[i] ?? '').length + 1;
+  const body = source.slice(Math.min(bodyStart, source.length));
   const lineCounter = new LineCounter();
   const doc = parseDocument(yamlText, { schema: 'core', lineCounter, uniqueKeys: true, prettyErrors: true });
   const at = (offset: number): Position => {
