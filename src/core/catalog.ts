@@ -57,6 +57,29 @@ export const DEFAULT_DESCRIPTION_BUDGET = 3970;
 export const SKILL_SENTENCE =
   'A workflow to follow while doing the task, not a page to read; the files it hands over are served beside it, one URI each.';
 
+/**
+ * Memos keyed by the identity of a file's bytes: the store hands an unchanged file to the next build as the same
+ * `Uint8Array`, so a rebuild after one edit derives again only what that edit touched. Invisible to callers:
+ * the result is the same with or without them.
+ */
+const servedMemo = new WeakMap<
+  Uint8Array,
+  { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
+>();
+const linesMemo = new WeakMap<Uint8Array, readonly MarkdownLine[]>();
+
+/** The Markdown lines of a file's bytes, memoized; undefined when the bytes are not UTF-8. */
+function readFileLines(bytes: Uint8Array): readonly MarkdownLine[] | undefined {
+  let lines = linesMemo.get(bytes);
+  if (lines === undefined) {
+    const text = decodeUtf8(bytes);
+    if (text === undefined) return undefined;
+    lines = readLines(text);
+    linesMemo.set(bytes, lines);
+  }
+  return lines;
+}
+
 const DEFAULT_SERVER: ServerIdentity = {
   name: 'companion',
   title: 'companion',
@@ -270,6 +293,12 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
   // What is served: every readable URI and its bytes.
   const contents = new Map<string, ServedContent>();
   const serve = (uri: string, path: string, file: SourceFile): ServedContent => {
+    // An unchanged file (the same bytes object, URI and mtime) keeps its served content from the last build.
+    const previous = servedMemo.get(file.bytes);
+    if (previous?.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path) {
+      contents.set(uri, previous.content);
+      return previous.content;
+    }
     const mimeType = buildMimeType(path);
     const text = isTextual(mimeType) ? decodeUtf8(file.bytes) : undefined;
     const lastModified = formatTime(file.mtimeMs);
@@ -282,6 +311,7 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
       size: file.bytes.byteLength,
       ...(lastModified === undefined ? {} : { lastModified }),
     };
+    servedMemo.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
     contents.set(uri, content);
     return content;
   };
@@ -531,8 +561,8 @@ function checkLinks(
     ];
     for (const f of s.files) {
       if (!f.path.endsWith('.md')) continue;
-      const text = decodeUtf8(f.file.bytes);
-      if (text !== undefined) markdown.push([f.path, f.file.path, readLines(text)]);
+      const lines = readFileLines(f.file.bytes);
+      if (lines !== undefined) markdown.push([f.path, f.file.path, lines]);
     }
     for (const [path, file, lines] of markdown) {
       checkUris(file, lines);
@@ -552,7 +582,7 @@ function checkLinks(
   // skills/base.md is served as references/base.md in every published skill: its links must hold in each.
   const baseText = base ? decodeUtf8(base.bytes) : undefined;
   if (base && baseText !== undefined) {
-    const lines = readLines(baseText);
+    const lines = readFileLines(base.bytes)!;
     checkUris(BASE_FILE, lines);
     for (const link of findLinks(lines)) {
       const resolved = resolveLink(BASE_PATH, link.target);

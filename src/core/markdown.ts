@@ -93,8 +93,25 @@ export interface MarkdownLink {
 const INLINE_LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/;
 
-/** Every inline link and reference definition outside code fences and inline code spans. */
-export function findLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
+const linksMemo = new WeakMap<readonly MarkdownLine[], readonly MarkdownLink[]>();
+const urisMemo = new WeakMap<
+  readonly MarkdownLine[],
+  { readonly scheme: string; readonly found: readonly UriMention[] }
+>();
+
+/**
+ * Every inline link and reference definition outside code fences and inline code spans. Memoized per `lines`
+ * array, which the callers keep per file: an unchanged file is never scanned twice.
+ */
+export function findLinks(lines: readonly MarkdownLine[]): readonly MarkdownLink[] {
+  const cached = linksMemo.get(lines);
+  if (cached) return cached;
+  const found = scanLinks(lines);
+  linksMemo.set(lines, found);
+  return found;
+}
+
+function scanLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
   const links: MarkdownLink[] = [];
   for (const l of lines) {
     // Most lines hold no link at all; skip them before any regex runs (a 10,000-document tree has a million).
@@ -131,7 +148,15 @@ export interface UriMention {
  * Every `<scheme>://…` URI written in `lines`, code included (a URI in an example is still a promise to the
  * reader). A URI followed directly by `{` or `<` is a template or a placeholder and is skipped.
  */
-export function findSchemeUris(lines: readonly MarkdownLine[], scheme: string): UriMention[] {
+export function findSchemeUris(lines: readonly MarkdownLine[], scheme: string): readonly UriMention[] {
+  const cached = urisMemo.get(lines);
+  if (cached?.scheme === scheme) return cached.found;
+  const found = scanSchemeUris(lines, scheme);
+  urisMemo.set(lines, { scheme, found });
+  return found;
+}
+
+function scanSchemeUris(lines: readonly MarkdownLine[], scheme: string): UriMention[] {
   const pattern = new RegExp(`(?<![A-Za-z0-9+.-])${escapeRegExp(scheme)}://[A-Za-z0-9._~/%+-]*`, 'g');
   const found: UriMention[] = [];
   const marker = `${scheme}://`;
