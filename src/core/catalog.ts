@@ -67,6 +67,25 @@ const servedMemo = new WeakMap<
   { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
 >();
 const linesMemo = new WeakMap<Uint8Array, readonly MarkdownLine[]>();
+const documentMemo = new WeakMap<
+  ParsedDocument,
+  {
+    readonly content: ServedContent;
+    readonly sentence: string | undefined;
+    readonly priority: number;
+    readonly entry: DocumentEntry;
+    readonly resource: ListedResource;
+  }
+>();
+
+/** The paths of `files` in code-point order; the loader already hands them over sorted, so usually no sort. */
+function sortedPaths(files: ReadonlyMap<string, SourceFile>): string[] {
+  const paths = [...files.keys()];
+  for (let i = 1; i < paths.length; i++) {
+    if (compare(paths[i - 1]!, paths[i]!) > 0) return paths.sort(compare);
+  }
+  return paths;
+}
 
 /** The Markdown lines of a file's bytes, memoized; undefined when the bytes are not UTF-8. */
 function readFileLines(bytes: Uint8Array): readonly MarkdownLine[] | undefined {
@@ -118,7 +137,7 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
   const documentFiles: SourceFile[] = [];
   const skillDirs = new Map<string, Map<string, SourceFile>>();
   let base: SourceFile | undefined;
-  for (const path of [...snapshot.files.keys()].sort(compare)) {
+  for (const path of sortedPaths(snapshot.files)) {
     const file = snapshot.files.get(path)!;
     if (path.startsWith(KNOWLEDGE_DIR)) {
       if (KNOWN_KNOWLEDGE_FILES.has(path)) continue;
@@ -330,7 +349,14 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
     const uri = buildDocumentUri(scheme, d.id);
     const content = serve(uri, d.path, snapshot.files.get(d.path)!);
     const sentence = describeScope(d.scope)?.sentence;
-    documents.push({
+    const priority = priorityOf(d.scope);
+    const previous = documentMemo.get(d);
+    if (previous?.content === content && previous.sentence === sentence && previous.priority === priority) {
+      documents.push(previous.entry);
+      documentResources.push(previous.resource);
+      continue;
+    }
+    const entry: DocumentEntry = {
       id: d.id,
       uri,
       path: d.path,
@@ -340,16 +366,19 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
       ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
       body: d.body,
       sections: d.sections,
-    });
-    documentResources.push({
+    };
+    const resource: ListedResource = {
       uri,
       name: d.id,
       title: d.title,
       description: joinSentences(d.description, d.whenToUse, sentence),
       mimeType: content.mimeType,
       size: content.size,
-      annotations: withLastModified({ priority: priorityOf(d.scope) }, content.lastModified),
-    });
+      annotations: withLastModified({ priority }, content.lastModified),
+    };
+    documentMemo.set(d, { content, sentence, priority, entry, resource });
+    documents.push(entry);
+    documentResources.push(resource);
   }
 
   const skills: SkillEntry[] = [];

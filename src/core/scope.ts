@@ -26,6 +26,16 @@ export interface ScopeRead {
 
 /** Parses and validates the scope file's text. `undefined` text means the file does not exist. */
 export function readScope(text: string | undefined): ScopeRead {
+  // The scope file changes rarely and every rebuild reads it: keep the last answer for the same text.
+  if (text !== undefined && lastScope?.text === text) return lastScope.read;
+  const read = parseScope(text);
+  if (text !== undefined) lastScope = { text, read };
+  return read;
+}
+
+let lastScope: { readonly text: string; readonly read: ScopeRead } | undefined;
+
+function parseScope(text: string | undefined): ScopeRead {
   if (text === undefined) {
     return {
       diagnostics: [diagnose(codes.scopeMissing, `${SCOPE_FILE} does not exist.`, { file: SCOPE_FILE })],

@@ -57,6 +57,38 @@ export interface SkillRead {
  * description, or beyond the SEP-2640 limits.
  */
 export function readSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize: number): SkillRead {
+  // Memoized on the identity of every file's bytes: a rebuild re-reads only the skills an edit touched.
+  const body = files.get(SKILL_BODY);
+  const key = body?.bytes;
+  const cached = key ? skillMemo.get(key) : undefined;
+  if (cached && cached.id === id && cached.baseSize === baseSize && sameFiles(cached.files, files)) {
+    return cached.result;
+  }
+  const result = parseSkill(id, files, baseSize);
+  if (key) skillMemo.set(key, { id, baseSize, files, result });
+  return result;
+}
+
+const skillMemo = new WeakMap<
+  Uint8Array,
+  {
+    readonly id: string;
+    readonly baseSize: number;
+    readonly files: ReadonlyMap<string, SourceFile>;
+    readonly result: SkillRead;
+  }
+>();
+
+function sameFiles(a: ReadonlyMap<string, SourceFile>, b: ReadonlyMap<string, SourceFile>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [path, file] of a) {
+    const other = b.get(path);
+    if (other?.bytes !== file.bytes || other.mtimeMs !== file.mtimeMs) return false;
+  }
+  return true;
+}
+
+function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize: number): SkillRead {
   const dir = `${SKILLS_DIR}${id}`;
   const bodyPath = `${dir}/${SKILL_BODY}`;
   if (!isSafeSegment(id)) {
