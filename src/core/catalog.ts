@@ -67,6 +67,7 @@ const servedMemo = new WeakMap<
   { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
 >();
 const linesMemo = new WeakMap<Uint8Array, readonly MarkdownLine[]>();
+let lastIndex: { readonly text: string; readonly bytes: Uint8Array } | undefined;
 const documentMemo = new WeakMap<
   ParsedDocument,
   {
@@ -496,7 +497,11 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
     documents: documents.map((d) => ({ id: d.id, title: d.title, uri: d.uri, scope: d.scope })),
     skills: skills.map((s) => ({ id: s.id, title: s.title, uri: s.uri, files: s.files.map((f) => f.uri) })),
   };
-  const indexBytes = encodeUtf8(`${JSON.stringify(index, null, 2)}\n`);
+  // The index changes only when a title, description, id or the scope does: an unchanged JSON text keeps its
+  // bytes object, so its digest and served content are not derived again.
+  const indexText = `${JSON.stringify(index, null, 2)}\n`;
+  const indexBytes = lastIndex?.text === indexText ? lastIndex.bytes : encodeUtf8(indexText);
+  lastIndex = { text: indexText, bytes: indexBytes };
   const inputsModified = Math.max(
     0,
     ...[

@@ -33,8 +33,11 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   return text ?? undefined;
 }
 
+/** UTF-8 bytes of `text`; `decodeUtf8` of the result answers `text` without decoding again. */
 export function encodeUtf8(text: string): Uint8Array {
-  return encoder.encode(text);
+  const bytes = encoder.encode(text);
+  texts.set(bytes, text);
+  return bytes;
 }
 
 const MIME_TYPES: Record<string, string> = {
