@@ -8,6 +8,7 @@
  * the question. An inverted index (word → sections, looked up by prefix) is built once per document list and
  * kept beside it, so a query costs the postings of its terms, not a pass over every word of every document.
  */
+import { compare } from './diagnostics.js';
 import type { DocumentSection } from './types.js';
 
 /** Words too common to say anything about what a section is about. */
@@ -390,8 +391,4 @@ export function searchDocuments(
       };
     }),
   };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { compare } from '../core/diagnostics.js';
 import type { FileProblem, FileProblemKind, Snapshot, SourceFile } from '../core/types.js';
 
 /** The top-level directories of a content root that hold content; everything else under the root is ignored. */
@@ -199,10 +200,8 @@ export function buildSnapshot(
   return { files: sortedFiles, problems: sortedProblems };
 }
 
-/** Code-point order, independent of locale. */
-export function comparePaths(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+/** Code-point order, independent of locale (the one the catalog sorts by). */
+export const comparePaths = compare;
 
 interface Context {
   readonly rootReal: string;

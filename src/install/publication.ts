@@ -3,7 +3,9 @@
  * serves for each of its files (so `references/base.md` is `skills/base.md`), and one digest over all of it
  * that the record keeps and `doctor` and the staleness notice recompute.
  */
+
 import { createHash } from 'node:crypto';
+import { compare } from '../core/diagnostics.js';
 import type { Catalog } from '../core/types.js';
 
 export interface PublishedFile {
@@ -61,7 +63,5 @@ export function buildPublicationDigest(skills: readonly PublishedSkill[]): strin
   return hash.digest('hex');
 }
 
-/** Code-point order, independent of locale. */
-export function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+/** Code-point order, independent of locale (the one the catalog sorts by). */
+export const compareCodePoints = compare;
