@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { compare } from '../core/diagnostics.js';
 import type { FileProblem, FileProblemKind, Snapshot, SourceFile } from '../core/types.js';
 
 /** The top-level directories of a content root that hold content; everything else under the root is ignored. */
@@ -200,8 +199,13 @@ export function buildSnapshot(
   return { files: sortedFiles, problems: sortedProblems };
 }
 
-/** Code-point order, independent of locale (the one the catalog sorts by). */
-export const comparePaths = compare;
+/**
+ * Code-point order, independent of locale (the catalog's `compare`). Written out here because this module
+ * imports nothing but node builtins at run time: the EACCES test runs it alone, as an unprivileged user.
+ */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 interface Context {
   readonly rootReal: string;
