@@ -442,7 +442,7 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
   diagnostics.push(...checkLinks(parsedDocuments, parsedSkills, skills, base, scheme, isServed));
 
   // The listing budget hosts keep for all skill names and descriptions together.
-  const budget = options.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET;
+  const budget = options.descriptionBudget ?? scope?.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET;
   const used = parsedSkills.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0);
   if (used > budget) {
     const longest = [...parsedSkills].sort((a, b) => b.description.length - a.description.length)[0]!;

@@ -104,6 +104,14 @@ export const ServerScopeSchema = z
       .array(NotCoveredSchema)
       .default([])
       .describe('What this server does not cover, and where to go.'),
+    descriptionBudget: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'Characters a host keeps for all published skill names and descriptions together (each counts name + description + 4). Default 3970, what Claude Code keeps; raise it only for hosts that load skills on demand.',
+      ),
   })
   .describe('companion server scope: identity, coverage and routing of one content repository.');
 

@@ -47,7 +47,8 @@ export interface BuildOptions {
   readonly strict?: boolean;
   /** Tool names hidden from this server (`COMPANION_EXCLUDE_TOOLS`). @default [] */
   readonly excludeTools?: readonly string[];
-  /** Sum of all published skill descriptions a host keeps in its listing. @default 3970 */
+  /** Sum of all published skill descriptions a host keeps in its listing; overrides the scope file's
+   * `descriptionBudget`. @default 3970 */
   readonly descriptionBudget?: number;
   /** A notice put in front of the instructions (e.g. that published copies are stale). */
   readonly notice?: string;

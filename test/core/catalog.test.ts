@@ -148,6 +148,27 @@ describe('excluded tools', () => {
   });
 });
 
+describe('the listing budget', () => {
+  const withBudget = (budget: number) => {
+    const scope = JSON.parse(valid['knowledge/server-scope.json']!);
+    return {
+      ...valid,
+      'knowledge/server-scope.json': JSON.stringify({ ...scope, descriptionBudget: budget }),
+    };
+  };
+  // alpha (5 + 44 + 4) + beta (4 + 42 + 4) = 103 characters.
+  it('is read from the scope file', () => {
+    const over = buildCatalog(buildSnapshot(withBudget(102))).diagnostics.map((d) => d.code);
+    expect(over).toContain('CMP410');
+    expect(buildCatalog(buildSnapshot(withBudget(103))).diagnostics).toEqual([]);
+  });
+
+  it('is overridden by the build options', () => {
+    const { diagnostics } = buildCatalog(buildSnapshot(withBudget(10_000)), { descriptionBudget: 50 });
+    expect(diagnostics.map((d) => d.code)).toEqual(['CMP410']);
+  });
+});
+
 describe('resolveLink', () => {
   it('resolves like a URI against the file', () => {
     expect(resolveLink('SKILL.md', 'references/a.md')).toBe('references/a.md');
