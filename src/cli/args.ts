@@ -51,6 +51,13 @@ export function writeUsageError(io: CommandIo, command: string, message: string,
   return EXIT_USAGE;
 }
 
+/** A whole number written in decimal digits only, within `min`..`max`; undefined otherwise ("1e3", "-1", "0x10"). */
+export function parseWholeNumber(value: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(value)) return undefined;
+  const number = Number(value);
+  return number >= min && number <= max ? number : undefined;
+}
+
 function isParseArgsError(error: unknown): error is Error {
   const code: unknown = (error as { code?: unknown } | null)?.code;
   return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');

@@ -460,7 +460,8 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
   const coverage = scope
     ? buildOfferedCoverage(scope, tools)
     : { purpose: '', scopes: [], topics: [], routing: [], notCovered: [] };
-  let instructions = scope ? buildInstructions(scope, tools, options.notice) : (options.notice ?? '');
+  // The budget is the author's to keep: a notice added at run time is fitted in, never reported as their error.
+  let instructions = scope ? buildInstructions(scope, tools) : '';
   if (instructions.length > INSTRUCTIONS_BUDGET) {
     diagnostics.push(
       diagnose(
@@ -532,7 +533,6 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
   const catalog: Catalog = {
     server,
     instructions,
-    ...(options.notice ? { notice: options.notice } : {}),
     coverage,
     tools,
     indexUri,
@@ -560,7 +560,24 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
     documents,
     skills,
   };
-  return { catalog, diagnostics: sortDiagnostics(diagnostics) };
+  return {
+    catalog: options.notice ? withNotice(catalog, options.notice) : catalog,
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}
+
+/**
+ * The catalog with `notice` in front of its instructions (and in `catalog.notice`, for the UI), fitted to the
+ * budget. For a catalog built without a notice: an adapter that learns the notice only from the catalog
+ * (say, that the skills published into a project are stale) adds it without building twice.
+ */
+export function withNotice(catalog: Catalog, notice: string): Catalog {
+  const text = notice.trim();
+  return {
+    ...catalog,
+    notice: text,
+    instructions: fitInstructions(catalog.instructions === '' ? text : `${text}\n\n${catalog.instructions}`),
+  };
 }
 
 function checkLinks(

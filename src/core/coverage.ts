@@ -39,18 +39,13 @@ export function buildOfferedCoverage(scope: ServerScope, offered: readonly strin
 }
 
 /**
- * Assembles the instructions: an optional notice, a sentence naming excluded tools, `start`, one line per
+ * Assembles the instructions the scope file writes: a sentence naming excluded tools, `start`, one line per
  * question whose tool is offered, and `then`. Returns the full text; the caller enforces the budget.
  */
-export function buildInstructions(
-  scope: ServerScope,
-  offered: readonly string[],
-  notice: string | undefined,
-): string {
+export function buildInstructions(scope: ServerScope, offered: readonly string[]): string {
   const tools = new Set(offered);
   const excluded = TOOL_NAMES.filter((t) => !tools.has(t));
   const parts: string[] = [];
-  if (notice) parts.push(notice.trim());
   if (excluded.length > 0) {
     parts.push(
       `${excluded.join(', ')} ${excluded.length === 1 ? 'is' : 'are'} left out of your tool list, and so is anything that routed to ${excluded.length === 1 ? 'it' : 'them'}.`,

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalog } from '../core/catalog.js';
+import { buildCatalog, withNotice } from '../core/catalog.js';
 import type { Catalog } from '../core/types.js';
 import { buildPublication } from './publication.js';
 import { RECORD_FILE, readPublicationRecord } from './record.js';
@@ -42,15 +42,15 @@ export function readPublicationNotice(project: string, catalog: Catalog): string
 
 /**
  * Wraps `build` so every generation's instructions carry the stale-copies notice for `project` (the directory a
- * host starts the server in). Builds twice only when the copies are stale, since the notice needs the catalog.
+ * host starts the server in). The notice needs the catalog, so it is added to the built one (`withNotice`).
  */
 export function withPublicationNotice(
   project: string,
   build: typeof buildCatalog = buildCatalog,
 ): typeof buildCatalog {
   return (snapshot, options = {}) => {
-    const first = build(snapshot, options);
-    const notice = readPublicationNotice(project, first.catalog);
-    return notice === undefined ? first : build(snapshot, { ...options, notice });
+    const built = build(snapshot, options);
+    const notice = readPublicationNotice(project, built.catalog);
+    return notice === undefined ? built : { ...built, catalog: withNotice(built.catalog, notice) };
   };
 }

@@ -148,6 +148,17 @@ describe('excluded tools', () => {
   });
 });
 
+describe('a notice', () => {
+  it("goes in front of the instructions and is fitted to the budget, never reported as the author's error", () => {
+    const { catalog } = buildCatalog(buildSnapshot(valid), { notice: 'Copies are stale.' });
+    expect(catalog.notice).toBe('Copies are stale.');
+    expect(catalog.instructions).toMatch(/^Copies are stale\.\n\nRead the index first\./);
+    const long = buildCatalog(buildSnapshot(valid), { notice: 'stale '.repeat(400) });
+    expect(long.catalog.instructions.length).toBeLessThanOrEqual(2048);
+    expect(long.diagnostics).toEqual([]);
+  });
+});
+
 describe('the listing budget', () => {
   const withBudget = (budget: number) => {
     const scope = JSON.parse(valid['knowledge/server-scope.json']!);

@@ -11,7 +11,7 @@ import { createWatcher } from '../../fs/watcher.js';
 import { DEFAULT_HTTP_PORT, type HttpServerHandle, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
 import { createDevModel, type DevModel } from '../../ui/dev-state.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
-import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, type ServedStore } from '../served-store.js';
 
@@ -61,7 +61,7 @@ export const run: Command = async (argv, io) => {
   if (positionals.length > 0) {
     return writeUsageError(io, 'dev', `unexpected argument '${positionals[0]}' (use --root DIR)`, USAGE);
   }
-  const port = parsePort(values.port);
+  const port = values.port === undefined ? DEFAULT_HTTP_PORT : parseWholeNumber(values.port, 0, 65535);
   if (port === undefined) {
     return writeUsageError(
       io,
@@ -207,12 +207,6 @@ async function startInkUi(
 }
 
 /** `undefined` for anything but a whole number in 0–65535; the default port when absent. */
-function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return DEFAULT_HTTP_PORT;
-  if (!/^\d+$/.test(value)) return undefined;
-  const port = Number(value);
-  return port <= 65535 ? port : undefined;
-}
 
 /** The same test Ink applies: a CI log cannot redraw a frame in place, so it gets plain lines. */
 function isCi(env: NodeJS.ProcessEnv): boolean {

@@ -11,7 +11,7 @@ import { CLIENT_IDS, type ClientId, isClientId, readHome } from '../../install/c
 import { formatInstallReport, publishInstall } from '../../install/install.js';
 import { readPublicationRecord } from '../../install/record.js';
 import { DEFAULT_URL } from '../../install/server-entry.js';
-import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
 
 const USAGE = `Usage: companion install [--client NAME]... [--project DIR] [--root DIR] [--url [--port N] | --stdio]
@@ -93,8 +93,8 @@ export const run: Command = async (argv, io) => {
     return writeUsageError(io, 'install', '--port goes with --url', USAGE);
   }
   if (values.url) {
-    const port = values.port === undefined ? 3917 : Number(values.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    const port = values.port === undefined ? 3917 : parseWholeNumber(values.port, 1, 65535);
+    if (port === undefined) {
       return writeUsageError(io, 'install', `--port must be a port number, got '${values.port}'`, USAGE);
     }
     url = `http://127.0.0.1:${port}/mcp`;

@@ -9,7 +9,7 @@ import { RootError } from '../../fs/read-snapshot.js';
 import { DEFAULT_PAGE_SIZE } from '../../mcp/create-server.js';
 import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
 import { serveStdio } from '../../mcp/serve-stdio.js';
-import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, type ServedStore } from '../served-store.js';
 
@@ -55,12 +55,6 @@ const OPTIONS = {
 
 export { parseExcludedTools } from '../served-store.js';
 
-function parseInteger(value: string, min: number, max: number): number | undefined {
-  if (!/^\d+$/.test(value)) return undefined;
-  const number = Number(value);
-  return number >= min && number <= max ? number : undefined;
-}
-
 export const run: Command = async (argv, io) => {
   const args = parseCommandArgs(argv, OPTIONS);
   if (!args.ok) return writeUsageError(io, 'serve', args.message, USAGE);
@@ -78,7 +72,7 @@ export const run: Command = async (argv, io) => {
   if (httpOnly !== undefined && !values.http) {
     return writeUsageError(io, 'serve', `--${httpOnly} needs --http`, USAGE);
   }
-  const port = values.port === undefined ? DEFAULT_HTTP_PORT : parseInteger(values.port, 0, 65535);
+  const port = values.port === undefined ? DEFAULT_HTTP_PORT : parseWholeNumber(values.port, 0, 65535);
   if (port === undefined) {
     return writeUsageError(
       io,
@@ -88,7 +82,7 @@ export const run: Command = async (argv, io) => {
     );
   }
   const pageSize =
-    values['page-size'] === undefined ? DEFAULT_PAGE_SIZE : parseInteger(values['page-size'], 1, 10_000);
+    values['page-size'] === undefined ? DEFAULT_PAGE_SIZE : parseWholeNumber(values['page-size'], 1, 10_000);
   if (pageSize === undefined) {
     return writeUsageError(io, 'serve', `--page-size must be a number from 1 to 10000`, USAGE);
   }
