@@ -48,7 +48,10 @@ const digestResult = ({ catalog: c, diagnostics }) =>
     diagnostics,
     c.resources,
     c.templates,
-    [...c.contents].map(([uri, x]) => [uri, x.digest, x.size, x.mimeType, x.lastModified, x.text?.length]),
+    // The order of `contents` is not part of the contract (a structure-sharing map iterates by chunk).
+    [...c.contents]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([uri, x]) => [uri, x.digest, x.size, x.mimeType, x.lastModified, x.text?.length]),
     c.skills.map((s) => [
       s.id,
       s.title,

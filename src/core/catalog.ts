@@ -12,8 +12,9 @@ import {
   INSTRUCTIONS_BUDGET,
 } from './coverage.js';
 import { codes, compare, type Diagnostic, diagnose, sortDiagnostics } from './diagnostics.js';
-import { buildDocumentId, type ParsedDocument, readDocument } from './documents.js';
+import { buildDocumentId, DOCUMENTS_DIR, type ParsedDocument, readDocument } from './documents.js';
 import { findLinks, findSchemeUris, type MarkdownLine, readLines } from './markdown.js';
+import { PersistentMap, type PersistentMapEditor } from './persistent-map.js';
 import { readScope, SCOPE_FILE } from './scope.js';
 import { DEFAULT_SCHEME, SCOPE_SCHEMA_FILE, type ServerScope } from './scope-schema.js';
 import { BASE_FILE, BASE_PATH, type ParsedSkill, readSkill, SKILL_BODY, SKILLS_DIR } from './skills.js';
@@ -21,10 +22,12 @@ import type {
   BuildOptions,
   BuildResult,
   Catalog,
+  Coverage,
   DocumentEntry,
   FileProblem,
   ListedResource,
   ManifestEntry,
+  ResourceTemplateEntry,
   ScopeDefinition,
   ServedContent,
   ServerIdentity,
@@ -67,7 +70,6 @@ const servedMemo = new WeakMap<
   { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
 >();
 const linesMemo = new WeakMap<Uint8Array, readonly MarkdownLine[]>();
-let lastIndex: { readonly text: string; readonly bytes: Uint8Array } | undefined;
 const documentMemo = new WeakMap<
   ParsedDocument,
   {
@@ -111,111 +113,599 @@ const KNOWN_KNOWLEDGE_FILES = new Set([SCOPE_FILE, `${KNOWLEDGE_DIR}${SCOPE_SCHE
 
 /**
  * Builds everything the server serves from one snapshot, and every finding on the way. Never throws on
- * content: a file that cannot be served is left out and said why.
+ * content: a file that cannot be served is left out and said why. A builder's `update` answers exactly this
+ * for the same snapshot (test/core/catalog-builder.property.test.ts holds it to that).
  */
 export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): BuildResult {
-  const diagnostics: Diagnostic[] = snapshot.problems.map(describeProblem);
+  return createCatalogBuilder(options).build(snapshot);
+}
 
-  // The scope file decides identity, scopes and coverage.
-  const scopeFile = snapshot.files.get(SCOPE_FILE);
-  const scopeText = scopeFile ? decodeUtf8(scopeFile.bytes) : undefined;
+/**
+ * Derives catalogs one snapshot after another, keeping what each file derived so that the next snapshot costs
+ * what changed, not what exists: an edit of one document on a corpus of 10,000 re-reads that document, replaces
+ * its entries and re-checks the links that could have changed meaning, without walking the others.
+ *
+ * Pure like `buildCatalog` (no fs, no clock), but stateful: it remembers the last snapshot it was given.
+ */
+export interface CatalogBuilder {
+  /** Everything from scratch; the same as `buildCatalog(snapshot, options)`. */
+  build(snapshot: Snapshot): BuildResult;
+  /**
+   * The result for `snapshot`, which differs from the last snapshot given to this builder at most at
+   * `changedPaths` (files or problems added, removed or replaced). Equal, value for value, to
+   * `build(snapshot)`. Without a last snapshot (or after a call threw) it builds from scratch.
+   */
+  update(snapshot: Snapshot, changedPaths: Iterable<string>): BuildResult;
+}
+
+/** What one document file derived. */
+interface DocumentUnit {
+  readonly file: SourceFile;
+  readonly document?: ParsedDocument;
+  readonly readDiagnostics: readonly Diagnostic[];
+  content?: ServedContent;
+  entry?: DocumentEntry;
+  resource?: ListedResource;
+}
+
+/** What one skill directory derived. */
+interface SkillUnit {
+  readonly id: string;
+  /** Keyed by the path inside the skill directory; replaced, never mutated, so `readSkill`'s memo holds. */
+  readonly files: ReadonlyMap<string, SourceFile>;
+  readonly skill?: ParsedSkill;
+  readonly readDiagnostics: readonly Diagnostic[];
+  entry?: SkillEntry;
+  resource?: ListedResource;
+  /** The scope of the topic covering it when `entry` was made. */
+  scope?: string;
+}
+
+/** Whether a document or skill exists, and in which state: what coverage and URI checks depend on. */
+type Presence = 'absent' | 'failed' | 'draft' | 'published';
+
+/** A document's presence: served, on disk but failed (a file that does not parse, a problem), or absent. */
+function documentPresence(
+  units: ReadonlyMap<string, DocumentUnit>,
+  path: string,
+  problems: ReadonlyMap<string, FileProblem>,
+): Presence {
+  const unit = units.get(path);
+  if (unit?.document) return 'published';
+  return unit || problems.has(path) ? 'failed' : 'absent';
+}
+
+/** A skill's presence; a problem anywhere below its directory puts it on disk. */
+function skillPresence(
+  units: ReadonlyMap<string, SkillUnit>,
+  id: string,
+  problems: ReadonlyMap<string, FileProblem>,
+): Presence {
+  const unit = units.get(id);
+  if (unit?.skill) return unit.skill.draft ? 'draft' : 'published';
+  if (unit) return 'failed';
+  const dir = `${SKILLS_DIR}${id}`;
+  for (const path of problems.keys()) if (path === dir || path.startsWith(`${dir}/`)) return 'failed';
+  return 'absent';
+}
+
+/** Where a link check's findings are kept: `d:<path>` for a document, `s:<id>` for a skill, `b` for the base. */
+type CheckKey = string;
+
+export function createCatalogBuilder(options: BuildOptions = {}): CatalogBuilder {
+  let state: BuilderState | undefined;
+  const run = (snapshot: Snapshot, changed: Iterable<string> | undefined): BuildResult => {
+    const previous = state;
+    state = undefined; // a call that throws leaves no half-updated state behind: the next one starts over
+    const fresh = previous === undefined || changed === undefined;
+    const next = fresh ? createState(options) : previous;
+    const result = next.derive(snapshot, fresh ? undefined : new Set(changed));
+    state = next;
+    return result;
+  };
+  return {
+    build: (snapshot) => run(snapshot, undefined),
+    update: (snapshot, changedPaths) => run(snapshot, changedPaths),
+  };
+}
+
+interface BuilderState {
+  derive(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult;
+}
+
+function createState(options: BuildOptions): BuilderState {
+  // Whole-snapshot facts, set by `reset`.
+  let scopeFile: SourceFile | undefined;
   let scope: ServerScope | undefined;
+  let scopeDiagnostics: Diagnostic[] = [];
   let positionOf: (path: readonly (string | number)[]) => { line: number; column: number } | undefined = () =>
     undefined;
-  if (scopeFile && scopeText === undefined) {
-    diagnostics.push(diagnose(codes.invalidUtf8, 'The scope file is not valid UTF-8.', { file: SCOPE_FILE }));
-  } else if (!snapshot.problems.some((p) => p.path === SCOPE_FILE)) {
-    const read = readScope(scopeText);
-    diagnostics.push(...read.diagnostics);
-    scope = read.scope;
-    positionOf = read.positionOf;
-  }
-  const server: ServerIdentity = scope?.server ?? DEFAULT_SERVER;
-  const scheme = server.scheme;
-  const scopesById = new Map<string, ScopeDefinition>(scope?.scopes.map((s) => [s.id, s]) ?? []);
-
-  // Sort the files into documents, skill directories and the shared base.
-  const documentFiles: SourceFile[] = [];
-  const skillDirs = new Map<string, Map<string, SourceFile>>();
+  let server: ServerIdentity = DEFAULT_SERVER;
+  let scheme = server.scheme;
+  let scopesById = new Map<string, ScopeDefinition>();
   let base: SourceFile | undefined;
-  for (const path of sortedPaths(snapshot.files)) {
-    const file = snapshot.files.get(path)!;
-    if (path.startsWith(KNOWLEDGE_DIR)) {
-      if (KNOWN_KNOWLEDGE_FILES.has(path)) continue;
-      if (buildDocumentId(path) !== undefined) documentFiles.push(file);
-      else
-        diagnostics.push(
-          diagnose(codes.strayFile, `${path} is neither a document nor the scope file.`, { file: path }),
-        );
-    } else if (path.startsWith(SKILLS_DIR)) {
-      const rest = path.slice(SKILLS_DIR.length);
-      const slash = rest.indexOf('/');
-      if (path === BASE_FILE) base = file;
-      else if (slash === -1) {
-        diagnostics.push(
-          diagnose(codes.strayFile, `${path} sits directly in skills/, outside any skill directory.`, {
-            file: path,
-          }),
-        );
-      } else {
+  let baseDiagnostics: Diagnostic[] = [];
+  let instructionsDiagnostics: Diagnostic[] = [];
+  let instructions = '';
+  let coverage: Coverage = { purpose: '', scopes: [], topics: [], routing: [], notCovered: [] };
+  let tools: readonly string[] = [];
+  let templates: readonly ResourceTemplateEntry[] = buildTemplates(scheme);
+
+  // Per file and per skill.
+  const strays = new Map<string, Diagnostic>();
+  const documentUnits = new Map<string, DocumentUnit>();
+  const skillUnits = new Map<string, SkillUnit>();
+  /** Findings of the link checks, per checked file group. Only non-empty ones are kept. */
+  const linkFindings = new Map<CheckKey, readonly Diagnostic[]>();
+  /** Which checked groups mention a URI owned by a document (`d:<id>`) or a skill (`s:<id>`). */
+  const mentionedBy = new Map<string, Set<CheckKey>>();
+  const mentionsOf = new Map<CheckKey, readonly string[]>();
+
+  // Derived across units; recomputed only when what they read changed.
+  let coverageDiagnostics: Diagnostic[] = [];
+  let documentScopes = new Map<string, string>();
+  let skillScopes = new Map<string, string>();
+  let budgetDiagnostics: Diagnostic[] = [];
+  let servedDocumentPaths: string[] = [];
+  let publishedSkillIds: string[] = [];
+  let documents: DocumentEntry[] = [];
+  let documentResources: ListedResource[] = [];
+  let documentPositions = new Map<string, number>();
+  let skills: SkillEntry[] = [];
+  let skillResources: ListedResource[] = [];
+  let skillPositions = new Map<string, number>();
+  let contents = PersistentMap.empty<ServedContent>();
+  let index: { readonly text: string; readonly bytes: Uint8Array } | undefined;
+  let problemsByPath = new Map<string, FileProblem>();
+
+  const prefixes = () => ({ document: `${scheme}://guides/`, skill: `${scheme}://skill/` });
+
+  /** The owner of a URI whose servedness can change: a document or skill id, else undefined (fixed). */
+  const ownerOf = (uri: string): string | undefined => {
+    const { document, skill } = prefixes();
+    if (uri.startsWith(document)) return `d:${uri.slice(document.length)}`;
+    if (uri.startsWith(skill)) return `s:${uri.slice(skill.length).split('/')[0]!}`;
+    return undefined;
+  };
+
+  function reset(snapshot: Snapshot): void {
+    scopeFile = snapshot.files.get(SCOPE_FILE);
+    const scopeText = scopeFile ? decodeUtf8(scopeFile.bytes) : undefined;
+    scope = undefined;
+    scopeDiagnostics = [];
+    positionOf = () => undefined;
+    if (scopeFile && scopeText === undefined) {
+      scopeDiagnostics.push(
+        diagnose(codes.invalidUtf8, 'The scope file is not valid UTF-8.', { file: SCOPE_FILE }),
+      );
+    } else if (!snapshot.problems.some((p) => p.path === SCOPE_FILE)) {
+      const read = readScope(scopeText);
+      scopeDiagnostics.push(...read.diagnostics);
+      scope = read.scope;
+      positionOf = read.positionOf;
+    }
+    server = scope?.server ?? DEFAULT_SERVER;
+    scheme = server.scheme;
+    scopesById = new Map(scope?.scopes.map((s) => [s.id, s]) ?? []);
+    templates = buildTemplates(scheme);
+
+    base = snapshot.files.get(BASE_FILE);
+    baseDiagnostics = [];
+    if (base && decodeUtf8(base.bytes) === undefined) {
+      baseDiagnostics.push(
+        diagnose(codes.invalidUtf8, 'skills/base.md is not valid UTF-8; it is not served.', {
+          file: BASE_FILE,
+        }),
+      );
+      base = undefined;
+    }
+
+    // Coverage offered to this client and the instructions depend on the scope file alone.
+    tools = buildOfferedTools(options.excludeTools ?? []);
+    coverage = scope
+      ? buildOfferedCoverage(scope, tools)
+      : { purpose: '', scopes: [], topics: [], routing: [], notCovered: [] };
+    // The budget is the author's to keep: a notice added at run time is fitted in, never reported as their error.
+    instructions = scope ? buildInstructions(scope, tools) : '';
+    instructionsDiagnostics = [];
+    if (instructions.length > INSTRUCTIONS_BUDGET) {
+      instructionsDiagnostics.push(
+        diagnose(
+          codes.instructionsOverBudget,
+          `The assembled instructions are ${instructions.length} characters; hosts keep ${INSTRUCTIONS_BUDGET}.`,
+          { file: SCOPE_FILE, ...positionOf(['instructions']) },
+        ),
+      );
+      instructions = fitInstructions(instructions);
+    }
+
+    strays.clear();
+    documentUnits.clear();
+    skillUnits.clear();
+    linkFindings.clear();
+    mentionedBy.clear();
+    mentionsOf.clear();
+    documentPositions = new Map();
+    skillPositions = new Map();
+    documents = [];
+    documentResources = [];
+    skills = [];
+    skillResources = [];
+    servedDocumentPaths = [];
+    publishedSkillIds = [];
+    contents = PersistentMap.empty();
+  }
+
+  function derive(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult {
+    const full = changed === undefined || changed.has(SCOPE_FILE) || changed.has(BASE_FILE);
+    const previousProblems = problemsByPath;
+    problemsByPath = new Map(snapshot.problems.map((p) => [p.path, p]));
+    if (full) reset(snapshot);
+    const paths = full ? [...sortedPaths(snapshot.files), ...problemsByPath.keys()] : [...changed];
+
+    // Sort the changed paths into documents, skill directories and strays.
+    const touchedDocuments = new Set<string>();
+    const touchedSkills = new Set<string>();
+    const skillFileChanges = new Map<string, Map<string, SourceFile | undefined>>();
+    for (const path of paths) {
+      strays.delete(path);
+      const file = snapshot.files.get(path);
+      if (path.startsWith(KNOWLEDGE_DIR)) {
+        if (KNOWN_KNOWLEDGE_FILES.has(path)) continue;
+        if (buildDocumentId(path) !== undefined) touchedDocuments.add(path);
+        else if (file) {
+          strays.set(
+            path,
+            diagnose(codes.strayFile, `${path} is neither a document nor the scope file.`, { file: path }),
+          );
+        }
+      } else if (path.startsWith(SKILLS_DIR) && path !== BASE_FILE) {
+        const rest = path.slice(SKILLS_DIR.length);
+        const slash = rest.indexOf('/');
+        if (slash === -1) {
+          if (file) {
+            strays.set(
+              path,
+              diagnose(codes.strayFile, `${path} sits directly in skills/, outside any skill directory.`, {
+                file: path,
+              }),
+            );
+          }
+          // A problem directly in skills/ still names a skill directory for coverage (see skillPresence).
+          if (problemsByPath.has(path)) touchedSkills.add(rest);
+          continue;
+        }
         const id = rest.slice(0, slash);
-        const dir = skillDirs.get(id) ?? new Map<string, SourceFile>();
-        skillDirs.set(id, dir);
-        dir.set(rest.slice(slash + 1), file);
+        touchedSkills.add(id);
+        const changes = skillFileChanges.get(id) ?? new Map<string, SourceFile | undefined>();
+        skillFileChanges.set(id, changes);
+        changes.set(rest.slice(slash + 1), file);
       }
     }
-  }
-  const baseProblem = snapshot.problems.some((p) => p.path === BASE_FILE);
-  if (!base && !baseProblem && (skillDirs.size > 0 || snapshot.files.size > 0)) {
-    diagnostics.push(diagnose(codes.baseMissing, 'skills/base.md does not exist.', { file: BASE_FILE }));
-  }
-  if (base?.path.endsWith('.md') && decodeUtf8(base.bytes) === undefined) {
-    diagnostics.push(
-      diagnose(codes.invalidUtf8, 'skills/base.md is not valid UTF-8; it is not served.', {
-        file: BASE_FILE,
-      }),
-    );
-    base = undefined;
-  }
 
-  // Documents.
-  const parsedDocuments: ParsedDocument[] = [];
-  const documentIdsOnDisk = new Set<string>();
-  for (const file of documentFiles) {
-    documentIdsOnDisk.add(buildDocumentId(file.path)!);
-    const read = readDocument(file);
-    diagnostics.push(...read.diagnostics);
-    if (read.document) parsedDocuments.push(read.document);
-  }
-  for (const problem of snapshot.problems) {
-    const id = buildDocumentId(problem.path);
-    if (id !== undefined) documentIdsOnDisk.add(id);
-  }
-
-  // Skills.
-  const parsedSkills: ParsedSkill[] = [];
-  const draftSkills = new Set<string>();
-  const skillIdsOnDisk = new Set<string>(skillDirs.keys());
-  for (const problem of snapshot.problems) {
-    if (problem.path.startsWith(SKILLS_DIR) && problem.path !== BASE_FILE) {
-      const id = problem.path.slice(SKILLS_DIR.length).split('/')[0];
-      if (id) skillIdsOnDisk.add(id);
+    // Documents: re-read the touched ones; note what others depend on (presence, index fields).
+    let coverageChanged = full;
+    let listChanged = full;
+    let indexChanged = full;
+    const ownersChanged = new Set<string>();
+    const recheck = new Set<CheckKey>();
+    const editor = contents.edit();
+    for (const path of [...touchedDocuments].sort(compare)) {
+      const id = buildDocumentId(path)!;
+      const before = documentUnits.get(path);
+      const presenceBefore = full ? 'absent' : documentPresence(documentUnits, path, previousProblems);
+      const file = snapshot.files.get(path);
+      if (before?.content) editor.delete(before.content.uri);
+      if (file === undefined) documentUnits.delete(path);
+      else {
+        const read = readDocument(file);
+        const unit: DocumentUnit = {
+          file,
+          readDiagnostics: read.diagnostics,
+          ...(read.document === undefined ? {} : { document: read.document }),
+        };
+        documentUnits.set(path, unit);
+        if (unit.document) {
+          deriveDocument(unit, unit.document);
+          editor.set(unit.content!.uri, unit.content!);
+        }
+      }
+      const after = documentUnits.get(path);
+      const presenceAfter = documentPresence(documentUnits, path, problemsByPath);
+      if (presenceBefore !== presenceAfter) coverageChanged = true;
+      if ((presenceBefore === 'absent') !== (presenceAfter === 'absent')) ownersChanged.add(`d:${id}`);
+      if ((presenceBefore === 'published') !== (presenceAfter === 'published')) listChanged = true;
+      else if (before?.document && after?.document && !sameIndexedDocument(before.document, after.document)) {
+        indexChanged = true;
+      }
+      recheck.add(`d:${path}`);
     }
-  }
-  for (const [id, files] of [...skillDirs].sort(([a], [b]) => compare(a, b))) {
-    const read = readSkill(id, files, base?.bytes.byteLength ?? 0);
-    diagnostics.push(...read.diagnostics);
-    if (!read.skill) continue;
-    if (read.skill.draft) draftSkills.add(id);
-    else parsedSkills.push(read.skill);
+
+    // Skills: the same, per directory.
+    let skillsChanged = full;
+    for (const id of [...touchedSkills].sort(compare)) {
+      const before = skillUnits.get(id);
+      const presenceBefore = full ? 'absent' : skillPresence(skillUnits, id, previousProblems);
+      const files = new Map(before?.files);
+      for (const [path, file] of skillFileChanges.get(id) ?? []) {
+        if (file === undefined) files.delete(path);
+        else files.set(path, file);
+      }
+      if (before?.entry) for (const f of before.entry.files) editor.delete(f.uri);
+      if (files.size === 0) skillUnits.delete(id);
+      else {
+        const read = readSkill(id, files, base?.bytes.byteLength ?? 0);
+        skillUnits.set(id, {
+          id,
+          files,
+          readDiagnostics: read.diagnostics,
+          ...(read.skill === undefined ? {} : { skill: read.skill }),
+        });
+      }
+      const after = skillUnits.get(id);
+      const presenceAfter = skillPresence(skillUnits, id, problemsByPath);
+      skillsChanged = true;
+      if (presenceBefore !== presenceAfter) coverageChanged = true;
+      if ((presenceBefore === 'published') !== (presenceAfter === 'published')) listChanged = true;
+      // What the skill serves decides which URIs into it resolve and what base.md's links reach.
+      const filesBefore = before?.entry?.files.map((f) => f.path).join('\n');
+      const filesAfter = after?.skill
+        ? [SKILL_BODY, ...otherFilesOf(after.skill, base).map(([p]) => p)].join('\n')
+        : undefined;
+      if (presenceBefore !== presenceAfter || filesBefore !== filesAfter) {
+        ownersChanged.add(`s:${id}`);
+        recheck.add('b');
+        indexChanged = true;
+      }
+      if (before?.skill?.title !== after?.skill?.title) indexChanged = true;
+      recheck.add(`s:${id}`);
+    }
+
+    // The ordered lists of what is served, rebuilt only when membership changed.
+    if (listChanged) {
+      servedDocumentPaths = [...documentUnits.keys()]
+        .filter((p) => documentUnits.get(p)!.document)
+        .sort(compare);
+      publishedSkillIds = [...skillUnits.keys()]
+        .filter((id) => skillUnits.get(id)!.skill?.draft === false)
+        .sort(compare);
+      indexChanged = true;
+    }
+
+    // Coverage in both directions, when a document or skill came, went, failed or turned draft.
+    if (coverageChanged) {
+      const before = skillScopes;
+      computeCoverage();
+      for (const id of publishedSkillIds) if (before.get(id) !== skillScopes.get(id)) touchedSkills.add(id);
+      indexChanged = true;
+    }
+
+    // Skill entries (their scope comes from coverage) and their served files.
+    for (const id of touchedSkills) {
+      const unit = skillUnits.get(id);
+      if (!unit?.skill || unit.skill.draft) continue;
+      if (unit.entry) for (const f of unit.entry.files) editor.delete(f.uri);
+      deriveSkill(unit, unit.skill, editor);
+    }
+
+    // Entry arrays: copied and patched in place, or rebuilt when membership changed.
+    if (listChanged) {
+      documents = servedDocumentPaths.map((p) => documentUnits.get(p)!.entry!);
+      documentResources = servedDocumentPaths.map((p) => documentUnits.get(p)!.resource!);
+      documentPositions = new Map(servedDocumentPaths.map((p, i) => [p, i]));
+      skills = publishedSkillIds.map((id) => skillUnits.get(id)!.entry!);
+      skillResources = publishedSkillIds.map((id) => skillUnits.get(id)!.resource!);
+      skillPositions = new Map(publishedSkillIds.map((id, i) => [id, i]));
+    } else {
+      documents = documents.slice();
+      documentResources = documentResources.slice();
+      for (const path of touchedDocuments) {
+        const unit = documentUnits.get(path);
+        const at = documentPositions.get(path);
+        if (unit?.document === undefined || at === undefined) continue;
+        documents[at] = unit.entry!;
+        documentResources[at] = unit.resource!;
+      }
+      skills = skills.slice();
+      skillResources = skillResources.slice();
+      for (const id of touchedSkills) {
+        const unit = skillUnits.get(id);
+        const at = skillPositions.get(id);
+        if (unit?.entry === undefined || at === undefined) continue;
+        skills[at] = unit.entry;
+        skillResources[at] = unit.resource!;
+      }
+    }
+
+    // Links: the touched files, and every file mentioning a document or skill that appeared or vanished.
+    for (const owner of ownersChanged) for (const key of mentionedBy.get(owner) ?? []) recheck.add(key);
+    if (full) {
+      for (const path of servedDocumentPaths) recheck.add(`d:${path}`);
+      for (const id of publishedSkillIds) recheck.add(`s:${id}`);
+      recheck.add('b');
+    }
+    const isServed = createServedCheck(editor);
+    for (const key of recheck) checkLinksOf(key, isServed);
+
+    // The listing budget hosts keep for all skill names and descriptions together.
+    if (skillsChanged || listChanged) budgetDiagnostics = checkBudget();
+
+    // The index, when a title, id, scope or membership changed; its mtime is the newest of its inputs.
+    const indexUri = buildIndexUri(scheme);
+    if (indexChanged || index === undefined) {
+      const text = buildIndexText();
+      index = index?.text === text ? index : { text, bytes: encodeUtf8(text) };
+    }
+    let inputsModified = Math.max(0, scopeFile?.mtimeMs ?? 0, base?.mtimeMs ?? 0);
+    for (const unit of documentUnits.values()) {
+      if (unit.document && unit.file.mtimeMs > inputsModified) inputsModified = unit.file.mtimeMs;
+    }
+    for (const unit of skillUnits.values()) {
+      if (unit.skill?.draft === false && unit.skill.body.mtimeMs > inputsModified)
+        inputsModified = unit.skill.body.mtimeMs;
+    }
+    const indexContent = serve(indexUri, 'index.json', {
+      path: SCOPE_FILE,
+      bytes: index.bytes,
+      mtimeMs: inputsModified,
+    });
+    editor.set(indexUri, indexContent);
+    contents = editor.done();
+
+    const diagnostics: Diagnostic[] = [
+      ...snapshot.problems.map(describeProblem),
+      ...scopeDiagnostics,
+      ...strays.values(),
+      ...baseDiagnostics,
+      ...instructionsDiagnostics,
+      ...coverageDiagnostics,
+      ...budgetDiagnostics,
+    ];
+    if (!snapshot.files.has(BASE_FILE) && !problemsByPath.has(BASE_FILE) && snapshot.files.size > 0) {
+      diagnostics.push(diagnose(codes.baseMissing, 'skills/base.md does not exist.', { file: BASE_FILE }));
+    }
+    for (const unit of documentUnits.values())
+      if (unit.readDiagnostics.length > 0) diagnostics.push(...unit.readDiagnostics);
+    for (const unit of skillUnits.values())
+      if (unit.readDiagnostics.length > 0) diagnostics.push(...unit.readDiagnostics);
+    for (const findings of linkFindings.values()) diagnostics.push(...findings);
+
+    const indexResource: ListedResource = {
+      uri: indexUri,
+      name: `${server.name}-index`,
+      title: `${server.title} index`,
+      description:
+        'What this server covers, for whom, which tool answers what, and every document and skill it serves with its URI. The one to read first.',
+      mimeType: indexContent.mimeType,
+      size: indexContent.size,
+      annotations: withLastModified({ priority: PRIORITY.index }, indexContent.lastModified),
+    };
+    const catalog: Catalog = {
+      server,
+      instructions,
+      coverage,
+      tools,
+      indexUri,
+      resources: [indexResource, ...documentResources, ...skillResources],
+      templates,
+      contents,
+      documents,
+      skills,
+    };
+    return {
+      catalog: options.notice ? withNotice(catalog, options.notice) : catalog,
+      diagnostics: sortDiagnostics(diagnostics),
+    };
   }
 
-  // Coverage in both directions: every document and skill is named by a topic, every name exists.
-  const documentScopes = new Map<string, string>();
-  const skillScopes = new Map<string, string>();
-  if (scope) {
+  function priorityOf(scopeId: string | undefined): number {
+    const definition = scopeId === undefined ? undefined : scopesById.get(scopeId);
+    return definition?.transfers ? PRIORITY.transfers : PRIORITY.local;
+  }
+
+  function deriveDocument(unit: DocumentUnit, d: ParsedDocument): void {
+    const uri = buildDocumentUri(scheme, d.id);
+    const content = serve(uri, d.path, unit.file);
+    const sentence = scopesById.get(d.scope)?.sentence;
+    const priority = priorityOf(d.scope);
+    unit.content = content;
+    const previous = documentMemo.get(d);
+    if (previous?.content === content && previous.sentence === sentence && previous.priority === priority) {
+      unit.entry = previous.entry;
+      unit.resource = previous.resource;
+      return;
+    }
+    const entry: DocumentEntry = {
+      id: d.id,
+      uri,
+      path: d.path,
+      title: d.title,
+      scope: d.scope,
+      description: d.description,
+      ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
+      body: d.body,
+      sections: d.sections,
+    };
+    const resource: ListedResource = {
+      uri,
+      name: d.id,
+      title: d.title,
+      description: joinSentences(d.description, d.whenToUse, sentence),
+      mimeType: content.mimeType,
+      size: content.size,
+      annotations: withLastModified({ priority }, content.lastModified),
+    };
+    documentMemo.set(d, { content, sentence, priority, entry, resource });
+    unit.entry = entry;
+    unit.resource = resource;
+  }
+
+  function deriveSkill(unit: SkillUnit, s: ParsedSkill, editor: PersistentMapEditor<ServedContent>): void {
+    const skillScope = skillScopes.get(s.id);
+    const files: SkillFile[] = [];
+    const manifest: ManifestEntry[] = [];
+    const add = (path: string, source: SourceFile) => {
+      const uri = buildSkillFileUri(scheme, s.id, path);
+      const content = serve(uri, path, source);
+      editor.set(uri, content);
+      files.push({ path, uri, source: source.path });
+      manifest.push({ uri, digest: content.digest, size: content.size });
+      return content;
+    };
+    const body = add(SKILL_BODY, s.body);
+    for (const [path, file] of otherFilesOf(s, base)) add(path, file);
+    const uri = buildSkillUri(scheme, s.id);
+    unit.scope = skillScope;
+    unit.entry = {
+      id: s.id,
+      uri,
+      title: s.title,
+      description: s.description,
+      ...(skillScope === undefined ? {} : { scope: skillScope }),
+      frontmatter: s.frontmatter,
+      body: s.bodyText,
+      files,
+      manifest,
+    };
+    unit.resource = {
+      uri,
+      name: s.id,
+      title: s.title,
+      description: joinSentences(
+        SKILL_SENTENCE,
+        s.description,
+        skillScope === undefined ? undefined : scopesById.get(skillScope)?.sentence,
+      ),
+      mimeType: body.mimeType,
+      size: body.size,
+      annotations: withLastModified({ priority: priorityOf(skillScope) }, body.lastModified),
+    };
+  }
+
+  /** Coverage in both directions: every document and skill is named by a topic, every name exists. */
+  function computeCoverage(): void {
+    coverageDiagnostics = [];
+    documentScopes = new Map();
+    skillScopes = new Map();
+    if (!scope) return;
+    const diagnostics = coverageDiagnostics;
+    const parsedDocuments = servedDocumentPaths.map((path) => documentUnits.get(path)!.document!);
     const documentsById = new Map(parsedDocuments.map((d) => [d.id, d]));
-    const publishedSkills = new Set(parsedSkills.map((s) => s.id));
+    const documentIdsOnDisk = new Set<string>();
+    for (const path of [...documentUnits.keys(), ...problemsByPath.keys()]) {
+      const id = buildDocumentId(path);
+      if (id !== undefined) documentIdsOnDisk.add(id);
+    }
+    const publishedSkills = new Set(publishedSkillIds);
+    const draftSkills = new Set<string>();
+    for (const unit of skillUnits.values()) if (unit.skill?.draft) draftSkills.add(unit.id);
+    const skillIdsOnDisk = new Set<string>(skillUnits.keys());
+    for (const path of problemsByPath.keys()) {
+      if (path.startsWith(SKILLS_DIR) && path !== BASE_FILE) {
+        const id = path.slice(SKILLS_DIR.length).split('/')[0];
+        if (id) skillIdsOnDisk.add(id);
+      }
+    }
     scope.topics.forEach((topic, i) => {
       topic.documents.forEach((id, j) => {
         // Positions are looked up only for a finding: a large scope file names thousands of ids.
@@ -298,11 +788,11 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
         );
       }
     }
-    for (const skill of parsedSkills) {
-      if (!skillScopes.has(skill.id)) {
+    for (const id of publishedSkillIds) {
+      if (!skillScopes.has(id)) {
         diagnostics.push(
-          diagnose(codes.skillNotCovered, `No topic names skill "${skill.id}".`, {
-            file: `${SKILLS_DIR}${skill.id}/${SKILL_BODY}`,
+          diagnose(codes.skillNotCovered, `No topic names skill "${id}".`, {
+            file: `${SKILLS_DIR}${id}/${SKILL_BODY}`,
             line: 1,
           }),
         );
@@ -310,260 +800,230 @@ export function buildCatalog(snapshot: Snapshot, options: BuildOptions = {}): Bu
     }
   }
 
-  // What is served: every readable URI and its bytes.
-  const contents = new Map<string, ServedContent>();
-  const serve = (uri: string, path: string, file: SourceFile): ServedContent => {
-    // An unchanged file (the same bytes object, URI and mtime) keeps its served content from the last build.
-    const previous = servedMemo.get(file.bytes);
-    if (previous?.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path) {
-      contents.set(uri, previous.content);
-      return previous.content;
-    }
-    const mimeType = buildMimeType(path);
-    const text = isTextual(mimeType) ? decodeUtf8(file.bytes) : undefined;
-    const lastModified = formatTime(file.mtimeMs);
-    const content: ServedContent = {
-      uri,
-      mimeType,
-      bytes: file.bytes,
-      ...(text === undefined ? {} : { text }),
-      digest: buildDigest(file.bytes),
-      size: file.bytes.byteLength,
-      ...(lastModified === undefined ? {} : { lastModified }),
+  /**
+   * Whether a URI names something served. A URI into a document or skill that exists but failed to build counts
+   * as served: its own error says why, and it is not reported twice.
+   */
+  function createServedCheck(editor: PersistentMapEditor<ServedContent>): (uri: string) => boolean {
+    const indexUri = buildIndexUri(scheme);
+    const { document, skill } = prefixes();
+    return (uri) => {
+      if (uri === indexUri || editor.get(uri) !== undefined) return true;
+      if (uri.startsWith(document)) {
+        const id = uri.slice(document.length);
+        return documentPresence(documentUnits, `${DOCUMENTS_DIR}${id}.md`, problemsByPath) === 'failed';
+      }
+      if (uri.startsWith(skill)) {
+        return skillPresence(skillUnits, uri.slice(skill.length).split('/')[0]!, problemsByPath) === 'failed';
+      }
+      return false;
     };
-    servedMemo.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
-    contents.set(uri, content);
-    return content;
-  };
-
-  const describeScope = (id: string | undefined) => (id === undefined ? undefined : scopesById.get(id));
-  const priorityOf = (scopeId: string | undefined) =>
-    describeScope(scopeId) === undefined
-      ? PRIORITY.local
-      : describeScope(scopeId)!.transfers
-        ? PRIORITY.transfers
-        : PRIORITY.local;
-
-  const documents: DocumentEntry[] = [];
-  const documentResources: ListedResource[] = [];
-  for (const d of parsedDocuments) {
-    const uri = buildDocumentUri(scheme, d.id);
-    const content = serve(uri, d.path, snapshot.files.get(d.path)!);
-    const sentence = describeScope(d.scope)?.sentence;
-    const priority = priorityOf(d.scope);
-    const previous = documentMemo.get(d);
-    if (previous?.content === content && previous.sentence === sentence && previous.priority === priority) {
-      documents.push(previous.entry);
-      documentResources.push(previous.resource);
-      continue;
-    }
-    const entry: DocumentEntry = {
-      id: d.id,
-      uri,
-      path: d.path,
-      title: d.title,
-      scope: d.scope,
-      description: d.description,
-      ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
-      body: d.body,
-      sections: d.sections,
-    };
-    const resource: ListedResource = {
-      uri,
-      name: d.id,
-      title: d.title,
-      description: joinSentences(d.description, d.whenToUse, sentence),
-      mimeType: content.mimeType,
-      size: content.size,
-      annotations: withLastModified({ priority }, content.lastModified),
-    };
-    documentMemo.set(d, { content, sentence, priority, entry, resource });
-    documents.push(entry);
-    documentResources.push(resource);
   }
 
-  const skills: SkillEntry[] = [];
-  const skillResources: ListedResource[] = [];
-  for (const s of parsedSkills) {
-    const skillScope = skillScopes.get(s.id);
-    const files: SkillFile[] = [];
-    const manifest: ManifestEntry[] = [];
-    const add = (path: string, source: SourceFile) => {
-      const uri = buildSkillFileUri(scheme, s.id, path);
-      const content = serve(uri, path, source);
-      files.push({ path, uri, source: source.path });
-      manifest.push({ uri, digest: content.digest, size: content.size });
-      return content;
+  /** Re-runs the link checks of one document, one skill or the shared base, and indexes what they mention. */
+  function checkLinksOf(key: CheckKey, isServed: (uri: string) => boolean): void {
+    const findings: Diagnostic[] = [];
+    const owners = new Set<string>();
+    const checkUris = (file: string, lines: readonly MarkdownLine[]) => {
+      for (const mention of findSchemeUris(lines, scheme)) {
+        const owner = ownerOf(mention.uri);
+        if (owner !== undefined) owners.add(owner);
+        if (isServed(mention.uri)) continue;
+        findings.push(
+          diagnose(codes.unknownUri, `${mention.uri} names no resource this server serves.`, {
+            file,
+            line: mention.line,
+            column: mention.column,
+          }),
+        );
+      }
     };
-    const body = add(SKILL_BODY, s.body);
-    const others: [string, SourceFile][] = s.files.map((f) => [f.path, f.file]);
-    if (base) others.push([BASE_PATH, base]);
-    others.sort(([a], [b]) => compare(a, b));
-    for (const [path, file] of others) add(path, file);
-    const uri = buildSkillUri(scheme, s.id);
-    skills.push({
-      id: s.id,
-      uri,
-      title: s.title,
-      description: s.description,
-      ...(skillScope === undefined ? {} : { scope: skillScope }),
-      frontmatter: s.frontmatter,
-      body: s.bodyText,
-      files,
-      manifest,
-    });
-    skillResources.push({
-      uri,
-      name: s.id,
-      title: s.title,
-      description: joinSentences(SKILL_SENTENCE, s.description, describeScope(skillScope)?.sentence),
-      mimeType: body.mimeType,
-      size: body.size,
-      annotations: withLastModified({ priority: priorityOf(skillScope) }, body.lastModified),
-    });
+    if (key.startsWith('d:')) {
+      const document = documentUnits.get(key.slice(2))?.document;
+      if (document) checkUris(document.path, document.lines);
+    } else if (key.startsWith('s:')) {
+      const unit = skillUnits.get(key.slice(2));
+      if (unit?.skill && !unit.skill.draft && unit.entry)
+        findings.push(...checkSkillLinks(unit.skill, unit.entry, checkUris));
+    } else {
+      const lines = base ? readFileLines(base.bytes) : undefined;
+      if (base && lines !== undefined) {
+        checkUris(BASE_FILE, lines);
+        findings.push(...checkBaseLinks(lines, skills));
+      }
+    }
+    for (const owner of mentionsOf.get(key) ?? []) mentionedBy.get(owner)?.delete(key);
+    if (owners.size === 0) mentionsOf.delete(key);
+    else {
+      mentionsOf.set(key, [...owners]);
+      for (const owner of owners) {
+        const set = mentionedBy.get(owner) ?? new Set<CheckKey>();
+        mentionedBy.set(owner, set);
+        set.add(key);
+      }
+    }
+    if (findings.length === 0) linkFindings.delete(key);
+    else linkFindings.set(key, findings);
   }
 
-  // Links: relative links inside a skill resolve to its own files; every scheme URI names a served resource.
-  const indexUri = buildIndexUri(scheme);
-  // A URI into a document or skill that exists but failed to build is not reported again: its own error says why.
-  const servedDocuments = new Set(documents.map((d) => d.id));
-  const servedSkills = new Set(skills.map((s) => s.id));
-  const failedSkills = new Set(
-    [...skillIdsOnDisk].filter((id) => !draftSkills.has(id) && !servedSkills.has(id)),
-  );
-  const failedDocuments = new Set([...documentIdsOnDisk].filter((id) => !servedDocuments.has(id)));
-  const skillPrefix = `${scheme}://skill/`;
-  const documentPrefix = `${scheme}://guides/`;
-  const isServed = (uri: string) =>
-    uri === indexUri ||
-    contents.has(uri) ||
-    (uri.startsWith(skillPrefix) && failedSkills.has(uri.slice(skillPrefix.length).split('/')[0]!)) ||
-    (uri.startsWith(documentPrefix) && failedDocuments.has(uri.slice(documentPrefix.length)));
-  diagnostics.push(...checkLinks(parsedDocuments, parsedSkills, skills, base, scheme, isServed));
-
-  // The listing budget hosts keep for all skill names and descriptions together.
-  const budget = options.descriptionBudget ?? scope?.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET;
-  const used = parsedSkills.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0);
-  if (used > budget) {
-    const longest = [...parsedSkills].sort((a, b) => b.description.length - a.description.length)[0]!;
-    diagnostics.push(
+  function checkBudget(): Diagnostic[] {
+    const budget = options.descriptionBudget ?? scope?.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET;
+    const published = publishedSkillIds.map((id) => skillUnits.get(id)!.skill!);
+    const used = published.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0);
+    if (used <= budget) return [];
+    const longest = [...published].sort((a, b) => b.description.length - a.description.length)[0]!;
+    return [
       diagnose(
         codes.descriptionBudget,
         `Published skill names and descriptions add up to ${used} characters; hosts keep ${budget}. The longest description is ${longest.id}'s (${longest.description.length}).`,
         { file: `${SKILLS_DIR}${longest.id}/${SKILL_BODY}` },
       ),
-    );
+    ];
   }
 
-  // Coverage offered to this client, the instructions, and the index.
-  const tools = buildOfferedTools(options.excludeTools ?? []);
-  const coverage = scope
-    ? buildOfferedCoverage(scope, tools)
-    : { purpose: '', scopes: [], topics: [], routing: [], notCovered: [] };
-  // The budget is the author's to keep: a notice added at run time is fitted in, never reported as their error.
-  let instructions = scope ? buildInstructions(scope, tools) : '';
-  if (instructions.length > INSTRUCTIONS_BUDGET) {
-    diagnostics.push(
+  function buildIndexText(): string {
+    const servedDocuments = new Set(documents.map((d) => d.id));
+    const servedSkills = new Set(skills.map((s) => s.id));
+    const index = {
+      server: { name: server.name, title: server.title, version: server.version },
+      purpose: coverage.purpose,
+      scopes: coverage.scopes.map((s) => ({
+        id: s.id,
+        title: s.title,
+        transfers: s.transfers,
+        sentence: s.sentence,
+      })),
+      covers: coverage.topics.map((t) => ({
+        id: t.id,
+        topic: t.title,
+        scope: t.scope,
+        ...(t.depth === undefined ? {} : { depth: t.depth }),
+        tools: t.tools,
+        documents: t.documents
+          .filter((id) => servedDocuments.has(id))
+          .map((id) => buildDocumentUri(scheme, id)),
+        skills: t.skills.filter((id) => servedSkills.has(id)).map((id) => buildSkillUri(scheme, id)),
+      })),
+      routing: coverage.routing,
+      notCovered: coverage.notCovered,
+      documents: documents.map((d) => ({ id: d.id, title: d.title, uri: d.uri, scope: d.scope })),
+      skills: skills.map((s) => ({ id: s.id, title: s.title, uri: s.uri, files: s.files.map((f) => f.uri) })),
+    };
+    return `${JSON.stringify(index, null, 2)}\n`;
+  }
+
+  return { derive };
+}
+
+/** The files a skill serves besides SKILL.md — its own and the shared base — sorted by path. */
+function otherFilesOf(s: ParsedSkill, base: SourceFile | undefined): [string, SourceFile][] {
+  const others: [string, SourceFile][] = s.files.map((f) => [f.path, f.file]);
+  if (base) others.push([BASE_PATH, base]);
+  return others.sort(([a], [b]) => compare(a, b));
+}
+
+/** Relative links inside a skill resolve to its own files; scheme URIs go to `checkUris`. */
+function checkSkillLinks(
+  s: ParsedSkill,
+  entry: SkillEntry,
+  checkUris: (file: string, lines: readonly MarkdownLine[]) => void,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const served = new Set(entry.files.map((f) => f.path));
+  const markdown: [string, string, readonly MarkdownLine[]][] = [
+    [SKILL_BODY, `${SKILLS_DIR}${s.id}/${SKILL_BODY}`, s.bodyLines],
+  ];
+  for (const f of s.files) {
+    if (!f.path.endsWith('.md')) continue;
+    const lines = readFileLines(f.file.bytes);
+    if (lines !== undefined) markdown.push([f.path, f.file.path, lines]);
+  }
+  for (const [path, file, lines] of markdown) {
+    checkUris(file, lines);
+    for (const link of findLinks(lines)) {
+      const resolved = resolveLink(path, link.target);
+      if (resolved === null || (resolved !== undefined && served.has(resolved))) continue;
+      out.push(
+        diagnose(
+          codes.brokenLink,
+          `The link "${link.target}" resolves to ${resolved === undefined ? 'a path outside the skill' : `"${resolved}"`}, which skill "${s.id}" does not serve.`,
+          { file, line: link.line, column: link.column },
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** skills/base.md is served as references/base.md in every published skill: its links must hold in each. */
+function checkBaseLinks(lines: readonly MarkdownLine[], skills: readonly SkillEntry[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const links = findLinks(lines);
+  if (links.length === 0) return out;
+  const filesOf = new Map(skills.map((s) => [s.id, new Set(s.files.map((f) => f.path))]));
+  for (const link of links) {
+    const resolved = resolveLink(BASE_PATH, link.target);
+    if (resolved === null) continue;
+    const missing = skills
+      .filter((s) => resolved === undefined || !filesOf.get(s.id)!.has(resolved))
+      .map((s) => s.id);
+    if (missing.length === 0) continue;
+    out.push(
       diagnose(
-        codes.instructionsOverBudget,
-        `The assembled instructions are ${instructions.length} characters; hosts keep ${INSTRUCTIONS_BUDGET}.`,
-        { file: SCOPE_FILE, ...positionOf(['instructions']) },
+        codes.brokenLink,
+        `The link "${link.target}" in base.md (served as references/base.md) resolves to nothing in ${missing.length === skills.length ? 'any skill' : `skill${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`}.`,
+        { file: BASE_FILE, line: link.line, column: link.column },
       ),
     );
-    instructions = fitInstructions(instructions);
   }
+  return out;
+}
 
-  const index = {
-    server: { name: server.name, title: server.title, version: server.version },
-    purpose: coverage.purpose,
-    scopes: coverage.scopes.map((s) => ({
-      id: s.id,
-      title: s.title,
-      transfers: s.transfers,
-      sentence: s.sentence,
-    })),
-    covers: coverage.topics.map((t) => ({
-      id: t.id,
-      topic: t.title,
-      scope: t.scope,
-      ...(t.depth === undefined ? {} : { depth: t.depth }),
-      tools: t.tools,
-      documents: t.documents
-        .filter((id) => servedDocuments.has(id))
-        .map((id) => buildDocumentUri(scheme, id)),
-      skills: t.skills.filter((id) => servedSkills.has(id)).map((id) => buildSkillUri(scheme, id)),
-    })),
-    routing: coverage.routing,
-    notCovered: coverage.notCovered,
-    documents: documents.map((d) => ({ id: d.id, title: d.title, uri: d.uri, scope: d.scope })),
-    skills: skills.map((s) => ({ id: s.id, title: s.title, uri: s.uri, files: s.files.map((f) => f.uri) })),
-  };
-  // The index changes only when a title, description, id or the scope does: an unchanged JSON text keeps its
-  // bytes object, so its digest and served content are not derived again.
-  const indexText = `${JSON.stringify(index, null, 2)}\n`;
-  const indexBytes = lastIndex?.text === indexText ? lastIndex.bytes : encodeUtf8(indexText);
-  lastIndex = { text: indexText, bytes: indexBytes };
-  const inputsModified = Math.max(
-    0,
-    ...[
-      scopeFile,
-      base,
-      ...parsedDocuments.map((d) => snapshot.files.get(d.path)),
-      ...parsedSkills.map((s) => s.body),
-    ]
-      .filter((f): f is SourceFile => f !== undefined)
-      .map((f) => f.mtimeMs),
-  );
-  const indexContent = serve(indexUri, 'index.json', {
-    path: SCOPE_FILE,
-    bytes: indexBytes,
-    mtimeMs: inputsModified,
-  });
-  const indexResource: ListedResource = {
-    uri: indexUri,
-    name: `${server.name}-index`,
-    title: `${server.title} index`,
-    description:
-      'What this server covers, for whom, which tool answers what, and every document and skill it serves with its URI. The one to read first.',
-    mimeType: indexContent.mimeType,
-    size: indexContent.size,
-    annotations: withLastModified({ priority: PRIORITY.index }, indexContent.lastModified),
-  };
+function sameIndexedDocument(a: ParsedDocument, b: ParsedDocument): boolean {
+  return a.id === b.id && a.title === b.title && a.scope === b.scope;
+}
 
-  const catalog: Catalog = {
-    server,
-    instructions,
-    coverage,
-    tools,
-    indexUri,
-    resources: [indexResource, ...documentResources, ...skillResources],
-    templates: [
-      {
-        uriTemplate: buildDocumentTemplate(scheme),
-        name: 'document',
-        title: 'Knowledge document',
-        description:
-          'One knowledge document by id (its path below knowledge/documents/ without .md; ids contain slashes). Every document is also listed; the index names them all.',
-        mimeType: 'text/markdown',
-        annotations: { priority: PRIORITY.documentTemplate },
-      },
-      {
-        uriTemplate: buildSkillFileTemplate(scheme),
-        name: 'skill-file',
-        title: 'What a skill hands over at a step',
-        description:
-          "Any file of a published skill, by the path its SKILL.md links to (references/base.md is in every skill). Read the one a skill's body sends you to, at the step that sends you.",
-        annotations: { priority: PRIORITY.skillFileTemplate },
-      },
-    ],
-    contents,
-    documents,
-    skills,
+function buildTemplates(scheme: string): ResourceTemplateEntry[] {
+  return [
+    {
+      uriTemplate: buildDocumentTemplate(scheme),
+      name: 'document',
+      title: 'Knowledge document',
+      description:
+        'One knowledge document by id (its path below knowledge/documents/ without .md; ids contain slashes). Every document is also listed; the index names them all.',
+      mimeType: 'text/markdown',
+      annotations: { priority: PRIORITY.documentTemplate },
+    },
+    {
+      uriTemplate: buildSkillFileTemplate(scheme),
+      name: 'skill-file',
+      title: 'What a skill hands over at a step',
+      description:
+        "Any file of a published skill, by the path its SKILL.md links to (references/base.md is in every skill). Read the one a skill's body sends you to, at the step that sends you.",
+      annotations: { priority: PRIORITY.skillFileTemplate },
+    },
+  ];
+}
+
+/** The served content of a file at a URI; an unchanged file (same bytes, URI, path, mtime) keeps its object. */
+function serve(uri: string, path: string, file: SourceFile): ServedContent {
+  const previous = servedMemo.get(file.bytes);
+  if (previous?.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path)
+    return previous.content;
+  const mimeType = buildMimeType(path);
+  const text = isTextual(mimeType) ? decodeUtf8(file.bytes) : undefined;
+  const lastModified = formatTime(file.mtimeMs);
+  const content: ServedContent = {
+    uri,
+    mimeType,
+    bytes: file.bytes,
+    ...(text === undefined ? {} : { text }),
+    digest: buildDigest(file.bytes),
+    size: file.bytes.byteLength,
+    ...(lastModified === undefined ? {} : { lastModified }),
   };
-  return {
-    catalog: options.notice ? withNotice(catalog, options.notice) : catalog,
-    diagnostics: sortDiagnostics(diagnostics),
-  };
+  servedMemo.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
+  return content;
 }
 
 /**
@@ -578,80 +1038,6 @@ export function withNotice(catalog: Catalog, notice: string): Catalog {
     notice: text,
     instructions: fitInstructions(catalog.instructions === '' ? text : `${text}\n\n${catalog.instructions}`),
   };
-}
-
-function checkLinks(
-  parsedDocuments: readonly ParsedDocument[],
-  parsedSkills: readonly ParsedSkill[],
-  skills: readonly SkillEntry[],
-  base: SourceFile | undefined,
-  scheme: string,
-  isServed: (uri: string) => boolean,
-): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const checkUris = (file: string, lines: readonly MarkdownLine[]) => {
-    for (const mention of findSchemeUris(lines, scheme)) {
-      if (!isServed(mention.uri)) {
-        out.push(
-          diagnose(codes.unknownUri, `${mention.uri} names no resource this server serves.`, {
-            file,
-            line: mention.line,
-            column: mention.column,
-          }),
-        );
-      }
-    }
-  };
-  for (const d of parsedDocuments) checkUris(d.path, d.lines);
-
-  const filesOf = new Map(skills.map((s) => [s.id, new Set(s.files.map((f) => f.path))]));
-  for (const s of parsedSkills) {
-    const served = filesOf.get(s.id)!;
-    const markdown: [string, string, readonly MarkdownLine[]][] = [
-      [SKILL_BODY, `${SKILLS_DIR}${s.id}/${SKILL_BODY}`, s.bodyLines],
-    ];
-    for (const f of s.files) {
-      if (!f.path.endsWith('.md')) continue;
-      const lines = readFileLines(f.file.bytes);
-      if (lines !== undefined) markdown.push([f.path, f.file.path, lines]);
-    }
-    for (const [path, file, lines] of markdown) {
-      checkUris(file, lines);
-      for (const link of findLinks(lines)) {
-        const resolved = resolveLink(path, link.target);
-        if (resolved === null || (resolved !== undefined && served.has(resolved))) continue;
-        out.push(
-          diagnose(
-            codes.brokenLink,
-            `The link "${link.target}" resolves to ${resolved === undefined ? 'a path outside the skill' : `"${resolved}"`}, which skill "${s.id}" does not serve.`,
-            { file, line: link.line, column: link.column },
-          ),
-        );
-      }
-    }
-  }
-  // skills/base.md is served as references/base.md in every published skill: its links must hold in each.
-  const baseText = base ? decodeUtf8(base.bytes) : undefined;
-  if (base && baseText !== undefined) {
-    const lines = readFileLines(base.bytes)!;
-    checkUris(BASE_FILE, lines);
-    for (const link of findLinks(lines)) {
-      const resolved = resolveLink(BASE_PATH, link.target);
-      if (resolved === null) continue;
-      const missing = skills
-        .filter((s) => resolved === undefined || !filesOf.get(s.id)!.has(resolved))
-        .map((s) => s.id);
-      if (missing.length === 0) continue;
-      out.push(
-        diagnose(
-          codes.brokenLink,
-          `The link "${link.target}" in base.md (served as references/base.md) resolves to nothing in ${missing.length === skills.length ? 'any skill' : `skill${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`}.`,
-          { file: BASE_FILE, line: link.line, column: link.column },
-        ),
-      );
-    }
-  }
-  return out;
 }
 
 /**

@@ -2,6 +2,7 @@
  * What a rebuild changed, as a host sees it. Pure: two catalogs in, a `CatalogDiff` out.
  */
 import { compare } from './diagnostics.js';
+import { PersistentMap } from './persistent-map.js';
 import type {
   Catalog,
   CatalogDiff,
@@ -29,18 +30,24 @@ export function diffCatalogs(previous: Catalog, next: Catalog): CatalogDiff {
     !sameList(previous.templates, next.templates, sameTemplate);
 
   const updated = new Set<string>();
-  for (const [uri, content] of next.contents) {
-    if (previous.contents.get(uri)?.digest !== content.digest) updated.add(uri);
-  }
-  for (const uri of previous.contents.keys()) {
-    if (!next.contents.has(uri)) updated.add(uri);
+  // Two versions of one structure-sharing map: only the entries that are not the same object can differ.
+  const candidates =
+    next.contents instanceof PersistentMap && previous.contents instanceof PersistentMap
+      ? next.contents.changedKeys(previous.contents)
+      : new Set([...next.contents.keys(), ...previous.contents.keys()]);
+  for (const uri of candidates) {
+    const before = previous.contents.get(uri);
+    const after = next.contents.get(uri);
+    if (before?.digest !== after?.digest) updated.add(uri);
   }
 
-  const previousSkills = new Map<string, SkillEntry>(previous.skills.map((skill) => [skill.uri, skill]));
-  for (const skill of next.skills) {
-    const before = previousSkills.get(skill.uri);
-    if (before !== undefined && !sameList(before.manifest, skill.manifest, sameManifestEntry)) {
-      updated.add(skill.uri);
+  if (previous.skills !== next.skills) {
+    const previousSkills = new Map<string, SkillEntry>(previous.skills.map((skill) => [skill.uri, skill]));
+    for (const skill of next.skills) {
+      const before = previousSkills.get(skill.uri);
+      if (before !== undefined && !sameList(before.manifest, skill.manifest, sameManifestEntry)) {
+        updated.add(skill.uri);
+      }
     }
   }
 
@@ -50,7 +57,8 @@ export function diffCatalogs(previous: Catalog, next: Catalog): CatalogDiff {
 function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
-  return a.every((item, i) => same(item, b[i]!));
+  // A rebuild hands unchanged entries over as the same objects: compare those by identity first.
+  return a.every((item, i) => item === b[i] || same(item, b[i]!));
 }
 
 function sameListedResource(a: ListedResource, b: ListedResource): boolean {

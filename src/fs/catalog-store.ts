@@ -3,8 +3,9 @@
  * it is told changed, and publishes each rebuild to its subscribers. Wraps `readSnapshot`'s reader and the pure
  * `buildCatalog` / `diffCatalogs`.
  */
-import { buildCatalog as defaultBuildCatalog } from '../core/catalog.js';
+import { createCatalogBuilder } from '../core/catalog.js';
 import { diffCatalogs } from '../core/diff.js';
+import { PersistentMap } from '../core/persistent-map.js';
 import type {
   BuildOptions,
   BuildResult,
@@ -33,7 +34,10 @@ export interface CatalogStoreOptions {
   readonly maxFileBytes?: number;
   /** Wall clock for `Generation.builtAt`. @default Date.now */
   readonly now?: () => number;
-  /** Injectable for tests. @default buildCatalog from src/core/catalog.ts */
+  /**
+   * Injectable for tests; when given, every rebuild calls it on the whole snapshot. @default an incremental
+   * `createCatalogBuilder` from src/core/catalog.ts, told which paths changed
+   */
   readonly buildCatalog?: (snapshot: Snapshot, options?: BuildOptions) => BuildResult;
   /** Receives what a subscriber threw. The store carries on either way. */
   readonly onError?: (error: unknown) => void;
@@ -76,8 +80,14 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     options.root,
     options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes },
   );
-  const build = options.buildCatalog ?? defaultBuildCatalog;
   const buildOptions = options.build ?? {};
+  const builder = createCatalogBuilder(buildOptions);
+  const build = (next: Snapshot, changed?: readonly string[]): BuildResult =>
+    options.buildCatalog
+      ? options.buildCatalog(next, buildOptions)
+      : changed === undefined
+        ? builder.build(next)
+        : builder.update(next, changed);
   const now = options.now ?? Date.now;
   const listeners = new Set<(change: CatalogChange) => void>();
 
@@ -87,10 +97,13 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
   // snapshot itself is never mutated once published.
   const prints = initial.prints;
   const links = initial.links;
-  let snapshot = buildSnapshot(initial.files, initial.problems);
-  let files: ReadonlyMap<string, SourceFile> = snapshot.files;
+  // The files as a map whose versions share structure: an edit copies a chunk, not 15,000 entries. The
+  // builder does not need them sorted; `snapshot()` sorts on demand.
+  let files = PersistentMap.from(initial.files);
   let problems: ReadonlyMap<string, FileProblem> = initial.problems;
-  let generation: Generation = { number: 1, ...build(snapshot, buildOptions), builtAt: now() };
+  let snapshot: Snapshot = { files, problems: sortProblems(problems) };
+  let sorted: Snapshot | undefined;
+  let generation: Generation = { number: 1, ...build(snapshot), builtAt: now() };
   // Set when a rebuild threw: the snapshot moved on without a generation, so the next call must rebuild.
   let stale = false;
   let busy = false;
@@ -159,7 +172,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 
     if (changedPaths.length === 0 && !stale) return undefined;
 
-    const filesCopy = new Map(files);
+    const filesCopy = files.edit();
     const problemsCopy = new Map(problems);
     for (const key of affected) {
       filesCopy.delete(key);
@@ -171,12 +184,15 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
       problemsCopy.set(key, problem);
     }
     for (const key of nextFiles.keys()) problemsCopy.delete(key);
-    snapshot = buildSnapshot(filesCopy, problemsCopy);
-    files = snapshot.files;
+    files = filesCopy.done();
     problems = problemsCopy;
+    snapshot = { files, problems: sortProblems(problems) };
+    sorted = undefined;
 
+    // After a rebuild that threw, the builder starts over (it keeps no half-updated state), so the paths
+    // changed since the last good build need no bookkeeping here.
     stale = true;
-    const result = build(snapshot, buildOptions);
+    const result = build(snapshot, changedPaths);
     stale = false;
     const previous = generation;
     const current: Generation = { number: previous.number + 1, ...result, builtAt: now() };
@@ -226,13 +242,20 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     },
     applyChanges,
     reconcile,
-    snapshot: () => snapshot,
+    snapshot: () => {
+      sorted ??= buildSnapshot(files, problems);
+      return sorted;
+    },
   };
 }
 
 /** A `CatalogSource` over one fixed generation: `subscribe` never calls back. For tests and one-shot serving. */
 export function createStaticSource(generation: Generation): CatalogSource {
   return { current: () => generation, subscribe: () => () => {} };
+}
+
+function sortProblems(problems: ReadonlyMap<string, FileProblem>): FileProblem[] {
+  return [...problems.values()].sort((a, b) => comparePaths(a.path, b.path));
 }
 
 /** Posix-normalises and keeps content paths; `''` or `.` stands for the whole tree. */
