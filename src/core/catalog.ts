@@ -840,7 +840,7 @@ function createState(options: BuildOptions): BuilderState {
     };
     if (key.startsWith('d:')) {
       const document = documentUnits.get(key.slice(2))?.document;
-      if (document) checkUris(document.path, document.lines);
+      if (document) checkUris(document.path, document.uriLines);
     } else if (key.startsWith('s:')) {
       const unit = skillUnits.get(key.slice(2));
       if (unit?.skill && !unit.skill.draft && unit.entry)

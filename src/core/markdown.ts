@@ -57,26 +57,42 @@ export function findTitles(lines: readonly MarkdownLine[]): { text: string; line
 
 /**
  * Splits on `## ` headings outside code fences. The `# ` title line is dropped; text before the first `## `
- * is a section with an empty heading (omitted when blank).
+ * is a section with an empty heading (omitted when blank). `lines` are `readLines(body, …)`: a section whose
+ * lines run unbroken through `body` is a slice of it, not a copy (a large corpus holds its text once).
  */
-export function splitSections(lines: readonly MarkdownLine[]): DocumentSection[] {
+export function splitSections(body: string, lines: readonly MarkdownLine[]): DocumentSection[] {
   const sections: DocumentSection[] = [];
+  // Offsets into `body` are exact only when no line lost a trailing \r to `readLines`.
+  const sliceable = !body.includes('\r');
   let heading = '';
   let start = lines[0]?.line ?? 1;
   let buffer: string[] = [];
+  let from = -1;
+  let to = -1;
+  let contiguous = true;
+  let offset = 0;
   const flush = () => {
-    const body = buffer.join('\n').trim();
-    if (heading !== '' || body !== '') sections.push({ heading, body, line: start });
+    const text = (sliceable && contiguous && from >= 0 ? body.slice(from, to) : buffer.join('\n')).trim();
+    if (heading !== '' || text !== '') sections.push({ heading, body: text, line: start });
   };
   for (const l of lines) {
-    if (!l.fenced && /^# +/.test(l.text)) continue;
+    const lineStart = offset;
+    offset += l.text.length + 1;
+    if (!l.fenced && /^# +/.test(l.text)) {
+      if (buffer.length > 0) contiguous = false;
+      continue;
+    }
     const match = l.fenced ? null : /^## +(.+?)\s*#*\s*$/.exec(l.text);
     if (match) {
       flush();
       heading = match[1]!;
       start = l.line;
       buffer = [];
+      from = -1;
+      contiguous = true;
     } else {
+      if (from < 0) from = lineStart;
+      to = lineStart + l.text.length;
       buffer.push(l.text);
     }
   }
