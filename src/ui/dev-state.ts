@@ -221,11 +221,11 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
           ms: change.rebuildMs,
           paths: change.changedPaths,
         },
-        // The coverage view is rebuilt only when the catalog object changed; a diagnostics-only rebuild keeps it.
-        coverage:
-          change.current.catalog === change.previous.catalog
-            ? state.coverage
-            : buildCoverageView(change.current.catalog),
+        // The coverage view depends on the topics and on which ids are served: an edit of a document's body
+        // (the common save) keeps it, and comparing ids costs far less than rebuilding it on a large corpus.
+        coverage: sameCoverageInputs(change.previous.catalog, change.current.catalog)
+          ? state.coverage
+          : buildCoverageView(change.current.catalog),
         diagnostics,
         timeline: capTimeline([entry, ...state.timeline]),
         notice: change.current.catalog.notice,
@@ -280,6 +280,15 @@ export function countUpdatedNotifications(
   let count = 0;
   for (const session of sessions) for (const uri of session.subscriptions) if (updated.has(uri)) count++;
   return count;
+}
+
+/** Whether two catalogs give the same coverage view: the same topics, and the same served ids in order. */
+function sameCoverageInputs(previous: Catalog, current: Catalog): boolean {
+  if (previous === current) return true;
+  if (previous.coverage !== current.coverage) return false;
+  const sameIds = (a: readonly { id: string }[], b: readonly { id: string }[]) =>
+    a === b || (a.length === b.length && a.every((item, i) => item.id === b[i]!.id));
+  return sameIds(previous.documents, current.documents) && sameIds(previous.skills, current.skills);
 }
 
 /** Each topic with what it names, and every served document or skill that no topic names. */

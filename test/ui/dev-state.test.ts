@@ -127,6 +127,27 @@ describe('buildCoverageView', () => {
     const next = reduceDevState(state, generationEvent(makeChange(g1, makeGeneration(2, [], grown))));
     expect(next.coverage.uncovered).toEqual([{ kind: 'document', id: 'any/new' }]);
   });
+
+  it('keeps the view when an edit left the topics and the served ids as they were', () => {
+    const covered = makeCatalog({ documents: ['any/a', 'any/b'], topics: [{ documents: ['any/a'] }] });
+    const g1 = makeGeneration(1, [], covered);
+    const state = makeState(g1);
+    // What an incremental rebuild hands over after a body edit: the same coverage, new entry objects.
+    const edited = {
+      ...covered,
+      documents: covered.documents.map((d) => ({ ...d, title: `${d.title}!` })),
+    };
+    const afterEdit = reduceDevState(state, generationEvent(makeChange(g1, makeGeneration(2, [], edited))));
+    expect(afterEdit.coverage).toBe(state.coverage);
+    const { documents, skills } = makeCatalog({ documents: ['any/a', 'any/b', 'any/c'], skills: ['s'] });
+    const grown = { ...covered, documents, skills };
+    const afterAdd = reduceDevState(state, generationEvent(makeChange(g1, makeGeneration(2, [], grown))));
+    expect(afterAdd.coverage.uncovered).toEqual([
+      { kind: 'document', id: 'any/b' },
+      { kind: 'document', id: 'any/c' },
+      { kind: 'skill', id: 's' },
+    ]);
+  });
 });
 
 describe('reduceDevState: timeline', () => {
