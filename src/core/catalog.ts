@@ -90,13 +90,18 @@ function sortedPaths(files: ReadonlyMap<string, SourceFile>): string[] {
   return paths;
 }
 
-/** The Markdown lines of a file's bytes, memoized; undefined when the bytes are not UTF-8. */
-function readFileLines(bytes: Uint8Array): readonly MarkdownLine[] | undefined {
+/**
+ * The lines of a Markdown file that a link check reads (those holding `](`, `]:` or `://`; the scans skip every
+ * other line), memoized on the bytes; undefined when the bytes are not UTF-8.
+ */
+function readLinkLines(bytes: Uint8Array): readonly MarkdownLine[] | undefined {
   let lines = linesMemo.get(bytes);
   if (lines === undefined) {
     const text = decodeUtf8(bytes);
     if (text === undefined) return undefined;
-    lines = readLines(text);
+    lines = readLines(text).filter(
+      (l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://'),
+    );
     linesMemo.set(bytes, lines);
   }
   return lines;
@@ -846,7 +851,7 @@ function createState(options: BuildOptions): BuilderState {
       if (unit?.skill && !unit.skill.draft && unit.entry)
         findings.push(...checkSkillLinks(unit.skill, unit.entry, checkUris));
     } else {
-      const lines = base ? readFileLines(base.bytes) : undefined;
+      const lines = base ? readLinkLines(base.bytes) : undefined;
       if (base && lines !== undefined) {
         checkUris(BASE_FILE, lines);
         findings.push(...checkBaseLinks(lines, skills));
@@ -935,7 +940,7 @@ function checkSkillLinks(
   ];
   for (const f of s.files) {
     if (!f.path.endsWith('.md')) continue;
-    const lines = readFileLines(f.file.bytes);
+    const lines = readLinkLines(f.file.bytes);
     if (lines !== undefined) markdown.push([f.path, f.file.path, lines]);
   }
   for (const [path, file, lines] of markdown) {
