@@ -8,7 +8,7 @@
  *   corpus (what `check`/`serve` do; 10× the peer's files on L) and of `skills/` alone (the same bytes the peer
  *   reads; companion additionally parses and checks every Markdown file and serves `references/base.md`).
  * - skills/list: a full pagination over an in-memory transport with the same raw client, each side's default
- *   page size (peer 100, companion 50).
+ *   page size (peer 100, companion 100).
  * - edit → consistent new manifest: one skill reference rewritten, then peer `reload()` against companion
  *   `store.applyChanges([path])`, until the manifest carries the new digest.
  *

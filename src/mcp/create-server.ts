@@ -23,8 +23,14 @@ import {
 } from './skills-extension.js';
 import { callTool, listTools } from './tools.js';
 
-/** Default `resources/list` and `skills/list` page size. */
-export const DEFAULT_PAGE_SIZE = 50;
+/**
+ * Default `resources/list` page size. Large, because a host walks the whole list and every page is a round trip
+ * (on Streamable HTTP, a request): an 11,000-entry catalog is 23 pages of 500 (about 260 KB of JSON each)
+ * rather than 221 of 50.
+ */
+export const DEFAULT_RESOURCES_PAGE_SIZE = 500;
+/** Default `skills/list` page size: the SDK's own default. An entry carries its whole manifest, so fewer fit. */
+export const DEFAULT_SKILLS_PAGE_SIZE = 100;
 
 /** Exactly what this server declares; every declaration is backed by a handler below. */
 export const SERVER_CAPABILITIES = {
@@ -50,7 +56,10 @@ export interface CreateServerOptions {
   /** The protocol session id (HTTP: the `Mcp-Session-Id`; stdio: any unique id). */
   readonly sessionId: string;
   readonly sessions: SessionRegistryController;
-  /** Entries per `resources/list` and `skills/list` page. @default 50 */
+  /**
+   * Entries per page of both `resources/list` and `skills/list`, when given.
+   * @default DEFAULT_RESOURCES_PAGE_SIZE (500) and DEFAULT_SKILLS_PAGE_SIZE (100)
+   */
   readonly pageSize?: number;
   /** One line per problem, to stderr. Never stdout: on stdio that is the protocol stream. */
   readonly log?: (line: string) => void;
@@ -111,7 +120,8 @@ function toWireTemplate(template: Catalog['templates'][number]) {
 
 /** Creates a server for one session. Connect it to exactly one transport. */
 export function createCompanionServer(source: CatalogSource, options: CreateServerOptions): CompanionServer {
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const resourcesPageSize = options.pageSize ?? DEFAULT_RESOURCES_PAGE_SIZE;
+  const skillsPageSize = options.pageSize ?? DEFAULT_SKILLS_PAGE_SIZE;
   const log = options.log ?? (() => {});
   const initial = source.current().catalog;
   const server = new CompanionProtocolServer(
@@ -144,7 +154,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
       const params = paramsOf(request);
       const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'resources', number);
       session.recordReread();
-      const { page, nextCursor } = paginate(catalog.resources, offset, pageSize, (next) =>
+      const { page, nextCursor } = paginate(catalog.resources, offset, resourcesPageSize, (next) =>
         encodeCursor('resources', next, number),
       );
       const resources = page.map(toWireResource);
@@ -240,7 +250,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
 
   server.setRequestHandler(looseRequest(SKILLS_LIST_METHOD), (request) =>
     answer(SKILLS_LIST_METHOD, ({ catalog, number }) => {
-      const page = listSkillsPage(catalog, number, paramsOf(request), pageSize);
+      const page = listSkillsPage(catalog, number, paramsOf(request), skillsPageSize);
       session.recordReread();
       return page;
     }),

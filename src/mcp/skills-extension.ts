@@ -19,6 +19,11 @@ export interface SkillWireEntry {
   resources: { uri: string; digest: string; size: number }[];
 }
 
+/**
+ * Built afresh for every answer, on purpose: memoizing the entry per `SkillEntry` (a `WeakMap`) was measured
+ * slower, not faster — the copy it saves is small, and serializing long-lived cached entries costs more than
+ * serializing fresh ones (L, 1,000 skills: a full `skills/list` pagination 3.35 → 3.62 ms p50, 3.74 frozen).
+ */
 export function toSkillWireEntry(skill: SkillEntry): SkillWireEntry {
   return {
     uri: skill.uri,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { type ChokidarOptions, watch } from 'chokidar';
-import { afterEach, describe, expect, it } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CatalogChange } from '../../src/core/types.js';
 import { type CatalogStore, createCatalogStore } from '../../src/fs/catalog-store.js';
 import { readSnapshot } from '../../src/fs/read-snapshot.js';
@@ -301,4 +302,194 @@ describe('createWatcher', () => {
         `${paths} paths batched, ${h.changes.length} generations published`,
     );
   }, 45_000);
+});
+
+/** Resolves once chokidar reports any event (raw or not) about `absolute`; rejects after `timeoutMs`. */
+function eventAbout(watcher: FSWatcher, absolute: string, timeoutMs = 5_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      watcher.off('all', onAll);
+      watcher.off('raw', onRaw);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for an event about ${absolute}`));
+    }, timeoutMs);
+    const onAll = (_event: string, path: string) => {
+      if (path !== absolute) return;
+      done();
+      resolve();
+    };
+    const onRaw = (_event: string, filename: unknown, details: unknown) => {
+      const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      const name = typeof filename === 'string' ? filename : '';
+      if (watched !== absolute && !(name !== '' && absolute.endsWith(`/${name}`))) return;
+      done();
+      resolve();
+    };
+    watcher.on('all', onAll);
+    watcher.on('raw', onRaw);
+  });
+}
+
+describe('createWatcher: a save that leaves a file empty for a moment', () => {
+  it('holds a batch naming an emptied file until the write that follows the truncate (one generation)', async () => {
+    const path = 'skills/a/SKILL.md';
+    let chokidar: FSWatcher | undefined;
+    // maxBatchMs far beyond the write, and no periodic reconcile, so only the hold decides.
+    const h = await start(
+      { [path]: 'v0' },
+      {
+        maxBatchMs: 10_000,
+        reconcileIntervalMs: 600_000,
+        watch: (paths: string, options: ChokidarOptions) => {
+          chokidar = watch(paths, options);
+          return chokidar;
+        },
+      },
+    );
+    const published: (string | undefined)[] = [];
+    h.store.subscribe(() => published.push(text(h.store, path)));
+
+    // An editor that truncates, then writes: here 30 ms after the truncate is seen, past any quiet window.
+    const seen = eventAbout(chokidar!, h.project.path(path));
+    h.project.write(path, '');
+    await seen;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    h.project.write(path, 'v1 final');
+    await until(h.store, () => text(h.store, path) === 'v1 final', 'the write after the truncate');
+
+    expect(published).toEqual(['v1 final']);
+    expect(h.batches.filter((batch) => batch.change !== undefined)).toHaveLength(1);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('still publishes a file that was really emptied, once maxBatchMs has passed', async () => {
+    const path = 'skills/a/SKILL.md';
+    const maxBatchMs = 150;
+    const h = await start({ [path]: 'v0' }, { maxBatchMs, reconcileIntervalMs: 600_000 });
+    let publishedAt: number | undefined;
+    h.store.subscribe(() => {
+      publishedAt ??= Date.now();
+    });
+
+    const truncatedAt = Date.now();
+    h.project.write(path, '');
+    await until(h.store, () => text(h.store, path) === '', 'the emptied file');
+
+    // Held to the deadline (never earlier: the first event came after the truncate), and not much later.
+    const elapsed = publishedAt! - truncatedAt;
+    expect(elapsed).toBeGreaterThanOrEqual(maxBatchMs);
+    expect(elapsed).toBeLessThan(maxBatchMs + 3_000);
+    expect(h.changes).toHaveLength(1);
+  });
+
+  it('folds two writes of one tick into one generation', async () => {
+    const h = await start({ 'skills/a/SKILL.md': 'v0', 'skills/a/other.md': 'o0' });
+    h.project.write('skills/a/SKILL.md', 'v1');
+    h.project.write('skills/a/other.md', 'o1');
+    await until(
+      h.store,
+      () => text(h.store, 'skills/a/SKILL.md') === 'v1' && text(h.store, 'skills/a/other.md') === 'o1',
+      'both writes',
+    );
+    expect(h.changes).toHaveLength(1);
+    expect([...h.changes[0]!.changedPaths].sort()).toEqual(['skills/a/SKILL.md', 'skills/a/other.md']);
+  });
+});
+
+/**
+ * The batch window's timing, against a stand-in for chokidar driven by the test and a fake clock, so a loaded
+ * machine cannot move the edges. The files and the store are real.
+ */
+describe('createWatcher: batch timing (fake clock)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function startFake(files: Record<string, string>) {
+    // Before createWatcher: it reads the clock through `Date.now`, taken when it starts.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const project = createTempProject(files);
+    const store = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    const fake = Object.assign(new EventEmitter(), {
+      close: async () => {},
+      getWatched: () => ({}),
+    });
+    const batches: { paths: readonly string[]; text: string | undefined }[] = [];
+    const watcher = createWatcher(store, {
+      watch: () => fake as unknown as FSWatcher,
+      onBatch: (_change, paths) => batches.push({ paths, text: text(store, 'skills/a/SKILL.md') }),
+    });
+    open.push({
+      project,
+      store,
+      watcher,
+      changes: [],
+      batches: [],
+      errors: [],
+      statuses: [],
+      batchWaiters: [],
+    });
+    fake.emit('ready');
+    await watcher.ready;
+    /** Writes `content` to `path` and reports it the way chokidar would. */
+    const save = (path: string, content: string) => {
+      project.write(path, content);
+      fake.emit('all', 'change', project.path(path));
+    };
+    return { batches, save, advance: (ms: number) => vi.advanceTimersByTime(ms) };
+  }
+
+  it('closes a batch after 4 quiet ms by default, counted from the last event', async () => {
+    const { batches, save, advance } = await startFake({ 'skills/a/SKILL.md': 'v0', 'skills/a/b.md': 'b0' });
+
+    save('skills/a/SKILL.md', 'v1');
+    advance(3);
+    expect(batches).toHaveLength(0);
+    advance(1);
+    expect(batches).toEqual([{ paths: ['skills/a/SKILL.md'], text: 'v1' }]);
+
+    // Two saves 1 ms apart: one batch, 4 ms after the second.
+    save('skills/a/SKILL.md', 'v2');
+    advance(1);
+    save('skills/a/b.md', 'b2');
+    advance(3);
+    expect(batches).toHaveLength(1);
+    advance(1);
+    expect(batches).toHaveLength(2);
+    expect([...batches[1]!.paths].sort()).toEqual(['skills/a/SKILL.md', 'skills/a/b.md']);
+
+    // Two saves 30 ms apart: two batches.
+    save('skills/a/SKILL.md', 'v3');
+    advance(30);
+    save('skills/a/SKILL.md', 'v4');
+    advance(30);
+    expect(batches.slice(2).map((batch) => batch.text)).toEqual(['v3', 'v4']);
+  });
+
+  it('holds a batch while a file it names is empty, at most maxBatchMs (200) from its first event', async () => {
+    const { batches, save, advance } = await startFake({ 'skills/a/SKILL.md': 'v0' });
+
+    // Truncate, then write 14 ms later: held, then one batch with the written bytes.
+    save('skills/a/SKILL.md', '');
+    advance(14);
+    expect(batches).toHaveLength(0);
+    save('skills/a/SKILL.md', 'v1');
+    advance(3);
+    expect(batches).toHaveLength(0);
+    advance(1);
+    expect(batches).toEqual([{ paths: ['skills/a/SKILL.md'], text: 'v1' }]);
+
+    // Really emptied: published exactly maxBatchMs after the first event.
+    save('skills/a/SKILL.md', '');
+    advance(199);
+    expect(batches).toHaveLength(1);
+    advance(1);
+    expect(batches).toEqual([
+      { paths: ['skills/a/SKILL.md'], text: 'v1' },
+      { paths: ['skills/a/SKILL.md'], text: '' },
+    ]);
+  });
 });

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { TOOL_NAMES } from '../../core/scope-schema.js';
 import type { CatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
-import { DEFAULT_PAGE_SIZE } from '../../mcp/create-server.js';
+import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE } from '../../mcp/create-server.js';
 import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
 import { serveStdio } from '../../mcp/serve-stdio.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
@@ -28,7 +28,8 @@ Options:
                       loopback is reachable by others, and there is no authentication.
   --allow-host NAME   Also accept this Host header (e.g. behind a proxy); repeatable.
   --allow-origin URL  Also accept this Origin header; repeatable.
-  --page-size N       Entries per resources/list and skills/list page. Default: ${DEFAULT_PAGE_SIZE}.
+  --page-size N       Entries per page of both resources/list and skills/list (1 to
+                      10000). Default: ${DEFAULT_RESOURCES_PAGE_SIZE} for resources/list, ${DEFAULT_SKILLS_PAGE_SIZE} for skills/list.
   -h, --help          Show this help.
 
 Environment:
@@ -81,9 +82,10 @@ export const run: Command = async (argv, io) => {
       USAGE,
     );
   }
+  // Unset: each list keeps its own default (createCompanionServer's).
   const pageSize =
-    values['page-size'] === undefined ? DEFAULT_PAGE_SIZE : parseWholeNumber(values['page-size'], 1, 10_000);
-  if (pageSize === undefined) {
+    values['page-size'] === undefined ? undefined : parseWholeNumber(values['page-size'], 1, 10_000);
+  if (values['page-size'] !== undefined && pageSize === undefined) {
     return writeUsageError(io, 'serve', `--page-size must be a number from 1 to 10000`, USAGE);
   }
 
@@ -167,7 +169,7 @@ async function serveOverHttp(
     host: string;
     allowedHosts: string[];
     allowedOrigins: string[];
-    pageSize: number;
+    pageSize: number | undefined;
     log: (line: string) => void;
     signal: AbortSignal;
   },
