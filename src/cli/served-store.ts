@@ -37,7 +37,7 @@ export function createServedStore(root: string, project: string, env: NodeJS.Pro
   const store = createCatalogStore({
     root,
     build: { excludeTools },
-    buildCatalog: withPublicationNotice(project),
+    finish: withPublicationNotice(project),
   });
   return {
     store,

@@ -39,6 +39,11 @@ export interface CatalogStoreOptions {
    * `createCatalogBuilder` from src/core/catalog.ts, told which paths changed
    */
   readonly buildCatalog?: (snapshot: Snapshot, options?: BuildOptions) => BuildResult;
+  /**
+   * Applied to every build's result before it is published, e.g. to put a notice learned at run time in front
+   * of the instructions. Must not change what the result serves. @default none
+   */
+  readonly finish?: (built: BuildResult) => BuildResult;
   /** Receives what a subscriber threw. The store carries on either way. */
   readonly onError?: (error: unknown) => void;
 }
@@ -82,12 +87,15 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
   );
   const buildOptions = options.build ?? {};
   const builder = createCatalogBuilder(buildOptions);
+  const finish = options.finish ?? ((built: BuildResult) => built);
   const build = (next: Snapshot, changed?: readonly string[]): BuildResult =>
-    options.buildCatalog
-      ? options.buildCatalog(next, buildOptions)
-      : changed === undefined
-        ? builder.build(next)
-        : builder.update(next, changed);
+    finish(
+      options.buildCatalog
+        ? options.buildCatalog(next, buildOptions)
+        : changed === undefined
+          ? builder.build(next)
+          : builder.update(next, changed),
+    );
   const now = options.now ?? Date.now;
   const listeners = new Set<(change: CatalogChange) => void>();
 

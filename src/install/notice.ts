@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalog, withNotice } from '../core/catalog.js';
-import type { Catalog } from '../core/types.js';
+import { withNotice } from '../core/catalog.js';
+import type { BuildResult, Catalog } from '../core/types.js';
 import { buildPublication } from './publication.js';
 import { RECORD_FILE, readPublicationRecord } from './record.js';
 
@@ -41,15 +41,12 @@ export function readPublicationNotice(project: string, catalog: Catalog): string
 }
 
 /**
- * Wraps `build` so every generation's instructions carry the stale-copies notice for `project` (the directory a
- * host starts the server in). The notice needs the catalog, so it is added to the built one (`withNotice`).
+ * A catalog store's `finish` step: every generation's instructions carry the stale-copies notice for `project`
+ * (the directory a host starts the server in). The notice needs the catalog, so it is added to the built one
+ * (`withNotice`), after an incremental rebuild as after a full one.
  */
-export function withPublicationNotice(
-  project: string,
-  build: typeof buildCatalog = buildCatalog,
-): typeof buildCatalog {
-  return (snapshot, options = {}) => {
-    const built = build(snapshot, options);
+export function withPublicationNotice(project: string): (built: BuildResult) => BuildResult {
+  return (built) => {
     const notice = readPublicationNotice(project, built.catalog);
     return notice === undefined ? built : { ...built, catalog: withNotice(built.catalog, notice) };
   };

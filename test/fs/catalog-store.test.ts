@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildCatalog, withNotice } from '../../src/core/catalog.js';
 import type { CatalogChange, Snapshot } from '../../src/core/types.js';
 import {
   type CatalogStoreOptions,
@@ -369,6 +370,33 @@ describe('createCatalogStore', () => {
       expect.arrayContaining(['demo://skill/demo/SKILL.md', 'demo://skill/demo/scripts/run.sh']),
     );
     expect(digestsOf(s.snapshot())).toEqual(digestsOf(readSnapshot(p.root)));
+  });
+
+  it('rebuilds incrementally to what a full build of the disk gives, and finishes every result', () => {
+    const p = copyFixture('fs-basic');
+    projects.push(p);
+    const finished: number[] = [];
+    const s = createCatalogStore({
+      root: p.root,
+      finish: (built) => {
+        finished.push(built.catalog.resources.length);
+        return { ...built, catalog: withNotice(built.catalog, `Generation ${finished.length}.`) };
+      },
+    });
+    p.write('knowledge/documents/general/added.md', '---\ndescription: Added.\n---\n\n# Added\n');
+    s.applyChanges(['knowledge/documents/general/added.md']);
+    p.write(
+      'knowledge/documents/general/intro.md',
+      '---\ndescription: Edited.\n---\n\n# Intro\n\ndemo://guides/general/added\n',
+    );
+    const change = s.applyChanges(['knowledge/documents/general/intro.md'])!;
+    expect(finished).toHaveLength(3);
+    expect(change.current.catalog.notice).toBe('Generation 3.');
+    const fresh = buildCatalog(readSnapshot(p.root));
+    const { catalog } = change.current;
+    expect(catalog.resources).toEqual(fresh.catalog.resources);
+    expect(change.current.diagnostics).toEqual(fresh.diagnostics);
+    expect([...catalog.contents.keys()].sort()).toEqual([...fresh.catalog.contents.keys()].sort());
   });
 });
 

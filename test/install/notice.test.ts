@@ -26,7 +26,7 @@ describe('the stale-copies notice', () => {
       /\.claude\/skills.*stale: run `companion install`/,
     );
 
-    const { catalog } = withPublicationNotice(sandbox.project)(readSnapshot(sandbox.root));
+    const { catalog } = withPublicationNotice(sandbox.project)(buildCatalog(readSnapshot(sandbox.root)));
     expect(catalog.instructions).toMatch(
       /^The skills published into this project \(\.claude\/skills\) are stale/,
     );
