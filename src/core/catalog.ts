@@ -240,6 +240,10 @@ function createState(options: BuildOptions): BuilderState {
   const strays = new Map<string, Diagnostic>();
   const documentUnits = new Map<string, DocumentUnit>();
   const skillUnits = new Map<string, SkillUnit>();
+  /** What reading each document (`d:<path>`) and skill (`s:<id>`) found. Only non-empty ones are kept. */
+  const readFindings = new Map<CheckKey, readonly Diagnostic[]>();
+  /** The newest mtime among served documents and published skill bodies (the index's `lastModified`). */
+  let newest = { mtimeMs: 0, stale: true };
   /** Findings of the link checks, per checked file group. Only non-empty ones are kept. */
   const linkFindings = new Map<CheckKey, readonly Diagnostic[]>();
   /** Which checked groups mention a URI owned by a document (`d:<id>`) or a skill (`s:<id>`). */
@@ -325,6 +329,8 @@ function createState(options: BuildOptions): BuilderState {
     }
 
     strays.clear();
+    readFindings.clear();
+    newest = { mtimeMs: 0, stale: true };
     documentUnits.clear();
     skillUnits.clear();
     linkFindings.clear();
@@ -416,6 +422,8 @@ function createState(options: BuildOptions): BuilderState {
         }
       }
       const after = documentUnits.get(path);
+      setFindings(readFindings, `d:${path}`, after?.readDiagnostics);
+      noteInput(before && documentTime(before), after && documentTime(after));
       const presenceAfter = documentPresence(documentUnits, path, problemsByPath);
       if (presenceBefore !== presenceAfter) coverageChanged = true;
       if ((presenceBefore === 'absent') !== (presenceAfter === 'absent')) ownersChanged.add(`d:${id}`);
@@ -448,6 +456,8 @@ function createState(options: BuildOptions): BuilderState {
         });
       }
       const after = skillUnits.get(id);
+      setFindings(readFindings, `s:${id}`, after?.readDiagnostics);
+      noteInput(before && skillTime(before), after && skillTime(after));
       const presenceAfter = skillPresence(skillUnits, id, problemsByPath);
       skillsChanged = true;
       if (presenceBefore !== presenceAfter) coverageChanged = true;
@@ -541,14 +551,12 @@ function createState(options: BuildOptions): BuilderState {
       const text = buildIndexText();
       index = index?.text === text ? index : { text, bytes: encodeUtf8(text) };
     }
-    let inputsModified = Math.max(0, scopeFile?.mtimeMs ?? 0, base?.mtimeMs ?? 0);
-    for (const unit of documentUnits.values()) {
-      if (unit.document && unit.file.mtimeMs > inputsModified) inputsModified = unit.file.mtimeMs;
+    if (newest.stale) {
+      newest = { mtimeMs: 0, stale: false };
+      for (const unit of documentUnits.values()) noteInput(undefined, documentTime(unit));
+      for (const unit of skillUnits.values()) noteInput(undefined, skillTime(unit));
     }
-    for (const unit of skillUnits.values()) {
-      if (unit.skill?.draft === false && unit.skill.body.mtimeMs > inputsModified)
-        inputsModified = unit.skill.body.mtimeMs;
-    }
+    const inputsModified = Math.max(0, scopeFile?.mtimeMs ?? 0, base?.mtimeMs ?? 0, newest.mtimeMs);
     const indexContent = serve(indexUri, 'index.json', {
       path: SCOPE_FILE,
       bytes: index.bytes,
@@ -569,10 +577,7 @@ function createState(options: BuildOptions): BuilderState {
     if (!snapshot.files.has(BASE_FILE) && !problemsByPath.has(BASE_FILE) && snapshot.files.size > 0) {
       diagnostics.push(diagnose(codes.baseMissing, 'skills/base.md does not exist.', { file: BASE_FILE }));
     }
-    for (const unit of documentUnits.values())
-      if (unit.readDiagnostics.length > 0) diagnostics.push(...unit.readDiagnostics);
-    for (const unit of skillUnits.values())
-      if (unit.readDiagnostics.length > 0) diagnostics.push(...unit.readDiagnostics);
+    for (const findings of readFindings.values()) diagnostics.push(...findings);
     for (const findings of linkFindings.values()) diagnostics.push(...findings);
 
     const indexResource: ListedResource = {
@@ -601,6 +606,17 @@ function createState(options: BuildOptions): BuilderState {
       catalog: options.notice ? withNotice(catalog, options.notice) : catalog,
       diagnostics: sortDiagnostics(diagnostics),
     };
+  }
+
+  /**
+   * Keeps `newest` current as one input's mtime goes from `before` to `after` (undefined: not an input); marks it
+   * stale when the newest input got older or went, so it is recomputed from all of them.
+   */
+  function noteInput(before: number | undefined, after: number | undefined): void {
+    if (newest.stale) return;
+    if (before !== undefined && before >= newest.mtimeMs && (after === undefined || after < before)) {
+      newest.stale = true;
+    } else if (after !== undefined && after > newest.mtimeMs) newest.mtimeMs = after;
   }
 
   function priorityOf(scopeId: string | undefined): number {
@@ -867,8 +883,7 @@ function createState(options: BuildOptions): BuilderState {
         set.add(key);
       }
     }
-    if (findings.length === 0) linkFindings.delete(key);
-    else linkFindings.set(key, findings);
+    setFindings(linkFindings, key, findings);
   }
 
   function checkBudget(): Diagnostic[] {
@@ -918,6 +933,25 @@ function createState(options: BuildOptions): BuilderState {
   }
 
   return { derive };
+}
+
+/** A document's mtime when it is served (an input of the index), else undefined. */
+function documentTime(unit: DocumentUnit): number | undefined {
+  return unit.document ? unit.file.mtimeMs : undefined;
+}
+
+/** A skill body's mtime when the skill is published (an input of the index), else undefined. */
+function skillTime(unit: SkillUnit): number | undefined {
+  return unit.skill?.draft === false ? unit.skill.body.mtimeMs : undefined;
+}
+
+function setFindings(
+  findings: Map<CheckKey, readonly Diagnostic[]>,
+  key: CheckKey,
+  found: readonly Diagnostic[] | undefined,
+): void {
+  if (found === undefined || found.length === 0) findings.delete(key);
+  else findings.set(key, found);
 }
 
 /** The files a skill serves besides SKILL.md — its own and the shared base — sorted by path. */

@@ -58,7 +58,11 @@ function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boo
   if (a === b) return true;
   if (a.length !== b.length) return false;
   // A rebuild hands unchanged entries over as the same objects: compare those by identity first.
-  return a.every((item, i) => item === b[i] || same(item, b[i]!));
+  for (let i = 0; i < a.length; i++) {
+    const item = a[i]!;
+    if (item !== b[i] && !same(item, b[i]!)) return false;
+  }
+  return true;
 }
 
 function sameListedResource(a: ListedResource, b: ListedResource): boolean {

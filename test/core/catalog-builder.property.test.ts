@@ -59,7 +59,13 @@ const CONTENTS: (string | Uint8Array)[] = [
 ];
 
 type Step =
-  | { readonly kind: 'write'; readonly path: string; readonly content: string | Uint8Array }
+  | {
+      readonly kind: 'write';
+      readonly path: string;
+      readonly content: string | Uint8Array;
+      /** The new mtime, in minutes from MTIME: a save can make a file older (a checkout, a copy with -p). */
+      readonly minutes: number;
+    }
   | { readonly kind: 'delete'; readonly path: string }
   | { readonly kind: 'problem'; readonly path: string; readonly problem: FileProblemKind };
 
@@ -69,6 +75,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('write' as const),
       path: fc.constantFrom(...PATHS),
       content: fc.constantFrom(...CONTENTS),
+      minutes: fc.integer({ min: -3, max: 12 }),
     }),
     weight: 6,
   },
@@ -123,9 +130,9 @@ describe('createCatalogBuilder', () => {
         let incremental = builder.build(snapshotOf());
         let fresh = buildCatalog(snapshotOf());
         expect(observe(incremental)).toEqual(observe(fresh));
-        steps.forEach((s, i) => {
-          const mtimeMs = MTIME + (i + 1) * 60_000;
+        steps.forEach((s) => {
           if (s.kind === 'write') {
+            const mtimeMs = MTIME + s.minutes * 60_000;
             const bytes = typeof s.content === 'string' ? encoder.encode(s.content) : s.content;
             files.set(s.path, { path: s.path, bytes, mtimeMs });
             problems.delete(s.path);
