@@ -22,8 +22,8 @@ export const distDir = `${join(buildRoot, 'dist')}/`;
 
 /** Fails early, with the fix, when the build output the benchmarks import is missing. */
 export function assertBuilt() {
-  if (!existsSync(`${distDir}cli/main.js`)) {
-    throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` (or `npm run build`) first.');
+  if (!existsSync(`${distDir}bundle/main.js`)) {
+    throw new Error('dist/ is missing: run `npm run build` first.');
   }
 }
 

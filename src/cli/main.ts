@@ -79,7 +79,7 @@ function isModuleNotFound(error: unknown): error is Error {
   return error instanceof Error && (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND';
 }
 
-/** The version in package.json, two directories up from both `src/cli/` and `dist/cli/`. */
+/** The version in package.json, two directories up from `src/cli/`, `dist/cli/` and `dist/bundle/` alike. */
 function readVersion(): string {
   const require = createRequire(import.meta.url);
   return (require('../../package.json') as { version: string }).version;

@@ -3,12 +3,24 @@
  * companion wrote from someone else's, and where an existing entry points.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientDefinition } from './clients.js';
 
-/** The CLI entry point of the companion that is running now (`src/install/` and `dist/install/` alike). */
-export const OWN_BIN = fileURLToPath(new URL('../../bin/companion.js', import.meta.url));
+/**
+ * The CLI entry point of the companion that is running now: `bin/companion.js` in the nearest directory above
+ * this module that has one (this code runs from `src/install/`, `dist/install/` or a bundle chunk in
+ * `dist/bundle/`, at different depths).
+ */
+export const OWN_BIN = findOwnBin(dirname(fileURLToPath(import.meta.url)));
+
+function findOwnBin(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const bin = join(dir, 'bin', 'companion.js');
+    if (existsSync(bin)) return bin;
+    if (dirname(dir) === dir) return join(from, '..', '..', 'bin', 'companion.js');
+  }
+}
 
 /** The package name, which is also the bin name every entry of ours names. */
 const PACKAGE = 'companion';

@@ -20,7 +20,7 @@ import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../../s
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const binPath = fileURLToPath(new URL('../../bin/companion.js', import.meta.url));
-const builtMainPath = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const builtMainPath = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
 /** A notification as received. */
 export interface ReceivedNotification {

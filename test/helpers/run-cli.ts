@@ -12,7 +12,7 @@ import type { Command, CommandIo } from '../../src/cli/io.js';
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** The CLI entry point; it imports `dist/`, so build before spawning it. */
 export const binPath = fileURLToPath(new URL('../../bin/companion.js', import.meta.url));
-const builtMainPath = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const builtMainPath = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
 export interface CliResult {
   /** The exit code; `null` only when the process was killed by a signal it did not handle. */

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+/**
+ * Bundles the compiled CLI (`dist/cli/main.js` and each `dist/cli/commands/*.js`) into `dist/bundle/`, the
+ * layout `bin/companion.js` loads. Why: a process that starts for one `companion check` spends most of a small
+ * run resolving and compiling ~200 module files (zod alone is ~80); one file per command plus shared chunks
+ * starts in about half the time. Only pure-JS libraries are bundled; React, Ink, the MCP SDK and chokidar stay
+ * external (loaded from node_modules, and only by the commands that use them), so `check` still never loads
+ * them. The layout mirrors `dist/cli/` (`main.js`, `commands/<name>.js`), which `main.ts` relies on to find a
+ * command at run time.
+ *
+ *   node scripts/bundle.mjs        (run by `npm run build`, after tsc)
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'dist', 'cli');
+const out = join(root, 'dist', 'bundle');
+
+rmSync(out, { recursive: true, force: true });
+await build({
+  entryPoints: [
+    join(cli, 'main.js'),
+    ...readdirSync(join(cli, 'commands'))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => join(cli, 'commands', name)),
+  ],
+  outbase: cli,
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Prefer a package's ESM build: jsonc-parser's `main` is a UMD file whose dynamic requires do not bundle.
+  mainFields: ['module', 'main'],
+  sourcemap: true,
+  external: [
+    'react',
+    'react/*',
+    'ink',
+    '@modelcontextprotocol/sdk',
+    '@modelcontextprotocol/sdk/*',
+    'chokidar',
+  ],
+  logLevel: 'warning',
+});
