@@ -24,7 +24,10 @@ import { pathToFileURL } from 'node:url';
 import { benchDir, createRandom, distDir } from './lib.mjs';
 
 /** Bump when the output changes: cached corpora are keyed by it. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
+/** The sizes of the files the edit benches rewrite, in every corpus (the nearest file is picked). */
+const EDIT_DOCUMENT_BYTES = 6500;
+const EDIT_REFERENCE_BYTES = 4000;
 export const SCHEME = 'bench';
 /** The listing budget `companion check` enforces (src/core/catalog.ts DEFAULT_DESCRIPTION_BUDGET). */
 const DESCRIPTION_BUDGET = 3970;
@@ -126,11 +129,13 @@ export function generateCorpus(size, dir, options = {}) {
   const text = createTextSource(random);
   let files = 0;
   let bytes = 0;
+  const sizes = new Map();
   const write = (path, content) => {
     const full = join(tmp, path);
     mkdirSync(dirname(full), { recursive: true });
     const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     writeFileSync(full, data);
+    sizes.set(path, data.byteLength);
     files++;
     bytes += data.byteLength;
   };
@@ -206,7 +211,7 @@ export function generateCorpus(size, dir, options = {}) {
     ].join('\n'),
   );
   const editable = [];
-  for (const [i, skill] of skills.entries()) {
+  for (const skill of skills) {
     const references = shuffle(random, REFERENCE_NAMES).slice(0, random.int(2, 4));
     const assets = [];
     if (random.chance(config.assetShare))
@@ -219,7 +224,7 @@ export function generateCorpus(size, dir, options = {}) {
     }
     for (const asset of assets)
       write(`skills/${skill.id}/${asset.path}`, renderAsset(random, text, skill, asset));
-    if (i === Math.floor(skills.length / 2)) editable.push({ skill: skill.id, reference: references[0] });
+    for (const reference of references) editable.push({ skill: skill.id, reference });
   }
 
   // The scope file and its schema.
@@ -262,8 +267,14 @@ export function generateCorpus(size, dir, options = {}) {
   write('knowledge/server-scope.json', `${JSON.stringify(scopeFile, null, 2)}\n`);
   write('knowledge/server-scope.schema.json', renderSchema());
 
-  const middle = documents[Math.floor(documents.length / 2)];
-  const edit = editable[0];
+  // The edit benches compare the same edit on corpora of different sizes, so every size edits files of about the
+  // same length (the one closest to these sizes): what grows is the corpus, not the file re-read and re-parsed.
+  const closest = (items, pathOf, bytes) =>
+    items.reduce((best, item) =>
+      Math.abs(sizes.get(pathOf(item)) - bytes) < Math.abs(sizes.get(pathOf(best)) - bytes) ? item : best,
+    );
+  const middle = closest(documents, (d) => `knowledge/documents/${d.id}.md`, EDIT_DOCUMENT_BYTES);
+  const edit = closest(editable, (e) => `skills/${e.skill}/references/${e.reference}`, EDIT_REFERENCE_BYTES);
   const info = {
     generatorVersion: GENERATOR_VERSION,
     size,

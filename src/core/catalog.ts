@@ -891,7 +891,8 @@ function createState(options: BuildOptions): BuilderState {
     const published = publishedSkillIds.map((id) => skillUnits.get(id)!.skill!);
     const used = published.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0);
     if (used <= budget) return [];
-    const longest = [...published].sort((a, b) => b.description.length - a.description.length)[0]!;
+    // The first (in id order) of the longest descriptions.
+    const longest = published.reduce((a, b) => (b.description.length > a.description.length ? b : a));
     return [
       diagnose(
         codes.descriptionBudget,
