@@ -286,8 +286,13 @@ export function countUpdatedNotifications(
 function sameCoverageInputs(previous: Catalog, current: Catalog): boolean {
   if (previous === current) return true;
   if (previous.coverage !== current.coverage) return false;
-  const sameIds = (a: readonly { id: string }[], b: readonly { id: string }[]) =>
-    a === b || (a.length === b.length && a.every((item, i) => item.id === b[i]!.id));
+  // Entries an edit did not touch are the same objects: compare those by identity before reading an id.
+  const sameIds = (a: readonly { id: string }[], b: readonly { id: string }[]) => {
+    if (a === b) return true;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i]!.id !== b[i]!.id) return false;
+    return true;
+  };
   return sameIds(previous.documents, current.documents) && sameIds(previous.skills, current.skills);
 }
 

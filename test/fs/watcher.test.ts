@@ -442,6 +442,45 @@ describe('createWatcher: batch timing (fake clock)', () => {
     return { batches, save, advance: (ms: number) => vi.advanceTimersByTime(ms) };
   }
 
+  it('spaces the periodic reconcile by how long a walk takes (50 × the walk, at least every 5 s)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
+    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    // Each walk of this "large tree" takes 400 ms on the watcher's clock.
+    let walked = 0;
+    const store = {
+      ...inner,
+      reconcile: () => {
+        walked++;
+        return inner.reconcile();
+      },
+    };
+    const fake = Object.assign(new EventEmitter(), { close: async () => {}, getWatched: () => ({}) });
+    const watcher = createWatcher(store, {
+      watch: () => fake as unknown as FSWatcher,
+      now: () => Date.now() + walked * 400,
+    });
+    open.push({
+      project,
+      store,
+      watcher,
+      changes: [],
+      batches: [],
+      errors: [],
+      statuses: [],
+      batchWaiters: [],
+    });
+    fake.emit('ready');
+    await watcher.ready;
+    expect(walked).toBe(1);
+    vi.advanceTimersByTime(5000);
+    expect(walked).toBe(2);
+    vi.advanceTimersByTime(19_999);
+    expect(walked).toBe(2);
+    vi.advanceTimersByTime(1);
+    expect(walked).toBe(3);
+  });
+
   it('closes a batch after 4 quiet ms by default, counted from the last event', async () => {
     const { batches, save, advance } = await startFake({ 'skills/a/SKILL.md': 'v0', 'skills/a/b.md': 'b0' });
 
