@@ -3,10 +3,12 @@
  * Memory: RSS of the in-process catalog store after the first load and after many edits (each followed by
  * `store.applyChanges([path])`), after a full GC each time it is sampled. Run with `--expose-gc` (run.mjs does).
  * Edits rotate over 10 documents and 10 skill references spread through the corpus, with different bytes every
- * time; every file is restored afterwards. Stops early when the time budget runs out and says so.
+ * time; every file is restored afterwards. Stops early when the time budget runs out and says so. Beside it, the
+ * floor (`memory-floor.mjs`): a bare process holding the same files' bytes, and their bytes and decoded text.
  *
  *   node --expose-gc bench/memory.mjs <S|M|L> [--edits N] [--budget-ms MS]
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,10 +77,21 @@ export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000 }
   // Growth: the last sample against the one after 20 edits (every rotated file has been edited by then, so
   // the memo caches and the JIT are warm); against the first sample when the run was shorter.
   const reference = samples.find((s) => s.edits === 20 && s.edits < done) ?? samples[0];
+  // The floor beside it: a bare process holding the same files' bytes, and their bytes and text.
+  const floor = (mode) =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        ['--expose-gc', new URL('./memory-floor.mjs', import.meta.url).pathname, info.root, mode],
+        { encoding: 'utf8' },
+      ),
+    );
   return {
     size,
     corpusMb,
     goalMb,
+    floorBytes: floor('bytes'),
+    floorText: floor('text'),
     baselineRssMb: before.rssMb,
     loadMs,
     afterLoad,
