@@ -364,7 +364,7 @@ function visitFile(
     else into.prints.set(path, print);
     return;
   }
-  const outcome = readFileBytes(context, real);
+  const outcome = readFileBytes(context, real, stats);
   if (outcome === undefined) return;
   if ('problem' in outcome) {
     addProblem(into, path, outcome.problem, outcome.detail, print);
@@ -382,10 +382,11 @@ type ReadOutcome =
 /**
  * The one primitive that reads bytes. `real` is a resolved path inside the root. The open refuses to follow a
  * symlink and never blocks (a FIFO swapped in stays harmless); what was opened is then checked — a regular
- * file, really inside the root, not over the cap — before a single byte is read. Undefined when the file
+ * file, really inside the root (the inode the walk found there, or else where `/proc/self/fd` says it is), not
+ * over the cap — before a single byte is read. Undefined when the file
  * vanished or was swapped for a link since it was resolved: the change that did it brings its own event.
  */
-function readFileBytes(context: Context, real: string): ReadOutcome {
+function readFileBytes(context: Context, real: string, walked: fs.Stats): ReadOutcome {
   let fd: number;
   try {
     fd = fs.openSync(real, openFlags);
@@ -397,7 +398,10 @@ function readFileBytes(context: Context, real: string): ReadOutcome {
   try {
     const stats = fs.fstatSync(fd);
     if (!stats.isFile()) return { problem: 'not-regular' };
-    if (procFdAvailable) {
+    // The same inode the walk found inside the root is that file, however the path reaches it now; only a
+    // different one (a directory swapped for a link since the walk) needs asking where it really is. Skipping the
+    // question for the common case saves a readlink per file (7% of a cold check on a large tree).
+    if (procFdAvailable && (stats.ino !== walked.ino || stats.dev !== walked.dev)) {
       const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
       if (!isInside(context.rootReal, opened.replace(/ \(deleted\)$/, '')))
         return { problem: 'symlink-escape' };

@@ -233,6 +233,13 @@ describe('readSnapshot', () => {
     },
   );
 
+  it('asks where an opened file really is only when it is not the file the walk found', () => {
+    const p = project({ 'skills/demo/SKILL.md': 'S', 'knowledge/documents/any/a.md': 'A' });
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    expect(readSnapshot(p.root).files.size).toBe(2);
+    expect(readlink.mock.calls.filter(([path]) => String(path).startsWith('/proc/self/fd/'))).toEqual([]);
+  });
+
   it('throws RootError naming the path when the root is missing or not a directory', () => {
     const missing = join(tmpdir(), 'companion-no-such-root-4b1e');
     expect(() => readSnapshot(missing)).toThrow(RootError);
