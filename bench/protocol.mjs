@@ -3,12 +3,16 @@
  * Protocol costs against a running daemon (Streamable HTTP, the SDK's `Client`): a full `resources/list`
  * pagination, a full `skills/list` pagination, and `resources/read` throughput with 8 concurrent sessions over
  * mixed URIs. Each is set beside a floor measured in the same run on the same connections: `ping` (an empty
- * request through the same HTTP stack), so the ratios say what companion adds on top of the transport.
+ * request through the same HTTP stack), so the ratios say what companion adds on top of the transport. Then
+ * `document_lookup`: the first search, the same again, and the first search after a save (`measureSearch`).
  *
  *   node bench/protocol.mjs <S|M|L> [--seconds N]      (starts its own `companion dev`)
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { startDevProcess } from './edit-latency.mjs';
 import { ensureCorpus } from './generate-corpus.mjs';
@@ -165,12 +169,52 @@ export async function measureProtocol(
   }
 }
 
+/**
+ * `document_lookup` (a `tools/call`): the first search (the index is built), the same search again, and the
+ * first search after a save of one document (the index is patched) — each as one round trip from the client.
+ * The edited document is restored afterwards.
+ */
+export async function measureSearch(url, info, query = 'migrate release token') {
+  const main = await connect(url, 'companion-bench-search');
+  const { uri, path } = info.editTargets.document;
+  const file = join(info.root, path);
+  const original = readFileSync(file);
+  let waiting;
+  main.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    if (notification.params.uri === uri) waiting?.();
+  });
+  const search = () => timed(() => main.client.callTool({ name: 'document_lookup', arguments: { query } }));
+  const save = async (bytes) => {
+    const updated = new Promise((resolve) => {
+      waiting = resolve;
+    });
+    writeFileSync(file, bytes);
+    await updated;
+  };
+  try {
+    await main.client.subscribeResource({ uri });
+    const first = await search();
+    const again = await search();
+    const afterSave = [];
+    for (let i = 0; i < 3; i++) {
+      await save(Buffer.concat([original, Buffer.from(`\nSearch edit ${i}: migrate the release token.\n`)]));
+      afterSave.push((await search()).ms);
+    }
+    await save(original);
+    return { query, firstMs: first.ms, againMs: again.ms, afterSaveMs: median(afterSave) };
+  } finally {
+    writeFileSync(file, original);
+    await main.close().catch(() => {});
+  }
+}
+
 export async function runProtocol({ size = 'L', seconds = 5 } = {}) {
   assertBuilt();
   const info = ensureCorpus(size, { log });
   const daemon = await startDevProcess(info.root);
   try {
-    return { size, ...(await measureProtocol(daemon.url, { seconds })) };
+    const protocol = await measureProtocol(daemon.url, { seconds });
+    return { size, ...protocol, search: await measureSearch(daemon.url, info) };
   } finally {
     await daemon.stop();
   }

@@ -294,6 +294,16 @@ function renderTables(r) {
             `${p.reads.pingsPerSecond.toFixed(0)} pings/s`,
             fmtRatio(p.reads.ratioToPings),
           ],
+          ...(p.search
+            ? [
+                [
+                  `\`document_lookup\` "${p.search.query}": first call (builds the index) / again / first call after a save`,
+                  `${fmtMs(p.search.firstMs)} / ${fmtMs(p.search.againMs)} / ${fmtMs(p.search.afterSaveMs)}`,
+                  `ping ${fmtMs(p.pingMs)}`,
+                  `${fmtRatio(p.search.againMs / p.pingMs)} (again)`,
+                ],
+              ]
+            : []),
         ],
       ),
       '',
