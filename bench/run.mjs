@@ -3,7 +3,7 @@
  * Runs every benchmark and prints the results as Markdown tables (stdout); progress goes to stderr. The raw
  * numbers go to bench/.out/results.json and the tables to bench/.out/results.md.
  *
- *   node bench/run.mjs            S, M and L (generates and caches the corpora first; ~15 minutes)
+ *   node bench/run.mjs            S, M and L (generates and caches the corpora first; ~2.5 minutes)
  *   node bench/run.mjs --quick    S only, under a minute
  *
  * The machine is shared: every comparison is measured side by side in this run and reported as a ratio.
@@ -28,7 +28,7 @@ import {
   nowMs,
 } from './lib.mjs';
 import { runPeer } from './peer.mjs';
-import { measureProtocol } from './protocol.mjs';
+import { measureProtocol, measureSearch } from './protocol.mjs';
 
 const quick = process.argv.includes('--quick');
 const memoryScript = fileURLToPath(new URL('./memory.mjs', import.meta.url));
@@ -84,7 +84,10 @@ async function main() {
       mode: 'cli',
       edits: 50,
       budgetMs: 240_000,
-      after: async (daemon) => measureProtocol(daemon.url, { seconds: 5 }),
+      after: async (daemon) => ({
+        ...(await measureProtocol(daemon.url, { seconds: 5 })),
+        search: await measureSearch(daemon.url, corpora.L),
+      }),
     });
     protocol = l.after;
     delete l.after;
@@ -101,7 +104,10 @@ async function main() {
     const { startDevProcess } = await import('./edit-latency.mjs');
     const daemon = await startDevProcess(corpora.S.root);
     try {
-      protocol = await measureProtocol(daemon.url, { seconds: 2, repeats: 2 });
+      protocol = {
+        ...(await measureProtocol(daemon.url, { seconds: 2, repeats: 2 })),
+        search: await measureSearch(daemon.url, corpora.S),
+      };
     } finally {
       await daemon.stop();
     }
