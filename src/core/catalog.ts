@@ -162,8 +162,6 @@ interface SkillUnit {
   readonly readDiagnostics: readonly Diagnostic[];
   entry?: SkillEntry;
   resource?: ListedResource;
-  /** The scope of the topic covering it when `entry` was made. */
-  scope?: string;
 }
 
 /** Whether a document or skill exists, and in which state: what coverage and URI checks depend on. */
@@ -252,7 +250,6 @@ function createState(options: BuildOptions): BuilderState {
 
   // Derived across units; recomputed only when what they read changed.
   let coverageDiagnostics: Diagnostic[] = [];
-  let documentScopes = new Map<string, string>();
   let skillScopes = new Map<string, string>();
   let budgetDiagnostics: Diagnostic[] = [];
   let servedDocumentPaths: string[] = [];
@@ -267,11 +264,12 @@ function createState(options: BuildOptions): BuilderState {
   let index: { readonly text: string; readonly bytes: Uint8Array } | undefined;
   let problemsByPath = new Map<string, FileProblem>();
 
-  const prefixes = () => ({ document: `${scheme}://guides/`, skill: `${scheme}://skill/` });
+  /** Where URIs into documents and into skills start, for the current scheme (set by `reset`). */
+  let prefixes = { document: `${scheme}://guides/`, skill: `${scheme}://skill/` };
 
   /** The owner of a URI whose servedness can change: a document or skill id, else undefined (fixed). */
   const ownerOf = (uri: string): string | undefined => {
-    const { document, skill } = prefixes();
+    const { document, skill } = prefixes;
     if (uri.startsWith(document)) return `d:${uri.slice(document.length)}`;
     if (uri.startsWith(skill)) return `s:${uri.slice(skill.length).split('/')[0]!}`;
     return undefined;
@@ -297,6 +295,7 @@ function createState(options: BuildOptions): BuilderState {
     scheme = server.scheme;
     scopesById = new Map(scope?.scopes.map((s) => [s.id, s]) ?? []);
     templates = buildTemplates(scheme);
+    prefixes = { document: `${scheme}://guides/`, skill: `${scheme}://skill/` };
 
     base = snapshot.files.get(BASE_FILE);
     baseDiagnostics = [];
@@ -676,7 +675,6 @@ function createState(options: BuildOptions): BuilderState {
     const body = add(SKILL_BODY, s.body);
     for (const [path, file] of otherFilesOf(s, base)) add(path, file);
     const uri = buildSkillUri(scheme, s.id);
-    unit.scope = skillScope;
     unit.entry = {
       id: s.id,
       uri,
@@ -706,7 +704,7 @@ function createState(options: BuildOptions): BuilderState {
   /** Coverage in both directions: every document and skill is named by a topic, every name exists. */
   function computeCoverage(): void {
     coverageDiagnostics = [];
-    documentScopes = new Map();
+    const documentScopes = new Map<string, string>();
     skillScopes = new Map();
     if (!scope) return;
     const diagnostics = coverageDiagnostics;
@@ -827,7 +825,7 @@ function createState(options: BuildOptions): BuilderState {
    */
   function createServedCheck(editor: PersistentMapEditor<ServedContent>): (uri: string) => boolean {
     const indexUri = buildIndexUri(scheme);
-    const { document, skill } = prefixes();
+    const { document, skill } = prefixes;
     return (uri) => {
       if (uri === indexUri || editor.get(uri) !== undefined) return true;
       if (uri.startsWith(document)) {
