@@ -1,7 +1,7 @@
 /**
  * The one state owner: holds the snapshot read from disk and the generation built from it, re-reads only what
- * it is told changed, and publishes each rebuild to its subscribers. Wraps `readSnapshot`'s reader and the pure
- * `buildCatalog` / `diffCatalogs`.
+ * it is told changed, and publishes each rebuild to its subscribers. Wraps `readSnapshot`'s reader, the pure
+ * incremental `createCatalogBuilder` (told which paths changed) and `diffCatalogs`.
  */
 import { createCatalogBuilder } from '../core/catalog.js';
 import { diffCatalogs } from '../core/diff.js';
