@@ -159,22 +159,230 @@ interface SectionUnit {
   readonly bodyLength: number;
 }
 
-/**
- * Where one word occurs: parallel arrays, one slot per section holding it in its heading or body, in section
- * order. Slots of dead sections stay until the next full build; `live` counts the others, and a word whose last
- * live section dies leaves the index (and its vocabulary) at once, so it answers exactly like an absent word.
- */
-interface Posting {
-  readonly units: number[];
-  readonly bodyCounts: number[];
-  readonly inHeading: boolean[];
-  live: number;
+/** The `values` slot that says the value is in `wide`. */
+const WIDE = 0xffff;
+/** Sizes, in Int32 slots, of the first and the largest chunk of `pending`. */
+const FIRST_CHUNK = 3 * 256;
+const LARGEST_CHUNK = 3 * 65536;
+
+/** `array` with room for at least `size` elements (doubling), its contents kept. */
+function ensure(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  let capacity = Math.max(array.length, 16);
+  while (capacity < size) capacity *= 2;
+  const grown = new Int32Array(capacity);
+  grown.set(array);
+  return grown;
 }
 
-/** The sections of the documents whose title holds one word; `live` as in `Posting`. */
-interface TitlePosting {
-  readonly units: number[];
-  live: number;
+/**
+ * Scratch for collecting the distinct words of one section (or title) without a `Map`, indexed by word id
+ * (of whichever table is collecting: a set is used up before the next `begin`): `stamp` says whether the word
+ * is in the current set, `count` and `flag` are what the set holds for it.
+ */
+const scratch = {
+  stamp: new Int32Array(0),
+  count: new Int32Array(0),
+  flag: new Int32Array(0),
+  now: 0,
+  touched: [] as number[],
+};
+
+/** Starts a new set of distinct words (`touch`); answers its ids, valid until the next `begin`. */
+function begin(): number[] {
+  scratch.now++;
+  scratch.touched.length = 0;
+  return scratch.touched;
+}
+
+/** Adds the word `id` to the current set, once; answers its id. */
+function touch(id: number): number {
+  if (scratch.stamp[id] !== scratch.now) {
+    scratch.stamp[id] = scratch.now;
+    scratch.count[id] = 0;
+    scratch.flag[id] = 0;
+    scratch.touched.push(id);
+  }
+  return id;
+}
+
+/**
+ * Where each word occurs, compactly: words are interned to integer ids once, and each word's postings are
+ * (section, value) pairs in section order, where the value packs the section's body occurrences with a heading
+ * flag (`count * 2 + inHeading`; 0 for title postings), in two bytes unless it is large (see `wide`). A full
+ * build collects every pair in unit order (in chunks, `pending`) and then lays them out word by word (a
+ * counting sort) in flat typed arrays, `start[id]…start[id + 1]`; a patch appends the pairs of the sections it
+ * adds to a per-word linked list after them (`head`/`next`), so a word's postings stay in section order. No
+ * per-word or per-pair object: a few typed arrays, the word `Map`, and the words themselves.
+ *
+ * Slots of dead sections stay until the next full build; `live` counts the others, and a word whose last live
+ * section dies leaves the index (and its vocabulary) at once, so it answers exactly like an absent word: a word
+ * is in the index while its `live` count is above zero.
+ */
+class PostingTable {
+  /** Word → id; ids are never reused or dropped until the next full build. */
+  readonly ids = new Map<string, number>();
+  readonly words: string[] = [];
+  /** Per word id: live sections holding it. */
+  live = new Int32Array(0);
+
+  /** True until `finish`: pairs go to `pending`, in unit order. */
+  private building = true;
+  /** (word id, unit, value) triples in chunks of doubling size: growing copies nothing. */
+  private pending: Int32Array[] = [];
+  /** Slots of `pending`'s last chunk in use. */
+  private pendingFill = 0;
+  /** Pairs in `pending`. */
+  private pendingLength = 0;
+
+  /** The laid-out postings of the words that had an id at `finish`. */
+  private baseWords = 0;
+  private start = new Int32Array(1);
+  private units = new Int32Array(0);
+  /** Values of 0xffff and above read `WIDE` here and sit in `wide`, by position: two bytes a pair, not four. */
+  private values = new Uint16Array(0);
+  private wide: Map<number, number> | undefined;
+
+  /**
+   * Pairs added since `finish`: per word id, a list through `next`. Links are positions plus one, so 0 (and a
+   * word past the end of `head`) means none.
+   */
+  private head = new Int32Array(0);
+  private tail = new Int32Array(0);
+  private extraUnits = new Int32Array(0);
+  private extraValues = new Int32Array(0);
+  private next = new Int32Array(0);
+  private extraLength = 0;
+
+  /** The id of `word`, given one if it has none. */
+  intern(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.ids.set(word, id);
+      this.words.push(word);
+      if (id >= this.live.length) this.live = ensure(this.live, id + 1);
+      if (id >= scratch.stamp.length) {
+        scratch.stamp = ensure(scratch.stamp, id + 1);
+        scratch.count = ensure(scratch.count, id + 1);
+        scratch.flag = ensure(scratch.flag, id + 1);
+      }
+    }
+    return id;
+  }
+
+  /** True when `word` is in the index (some live section holds it). */
+  has(word: string): boolean {
+    const id = this.ids.get(word);
+    return id !== undefined && this.live[id]! > 0;
+  }
+
+  /** The words in the index, sorted. */
+  vocabulary(): string[] {
+    const words: string[] = [];
+    for (let id = 0; id < this.words.length; id++) if (this.live[id]! > 0) words.push(this.words[id]!);
+    return words.sort();
+  }
+
+  /** Records that section `unit` holds word `id`, with `value`; answers whether the word entered the index. */
+  add(id: number, unit: number, value: number): boolean {
+    if (this.building) {
+      this.pendingLength++;
+      let chunk = this.pending[this.pending.length - 1];
+      if (chunk === undefined || this.pendingFill === chunk.length) {
+        // Doubling chunks: a small index allocates little, a large one copies nothing.
+        chunk = new Int32Array(chunk === undefined ? FIRST_CHUNK : Math.min(chunk.length * 2, LARGEST_CHUNK));
+        this.pending.push(chunk);
+        this.pendingFill = 0;
+      }
+      const offset = this.pendingFill;
+      this.pendingFill += 3;
+      chunk[offset] = id;
+      chunk[offset + 1] = unit;
+      chunk[offset + 2] = value;
+    } else {
+      const at = this.extraLength++;
+      if (at >= this.next.length) {
+        this.extraUnits = ensure(this.extraUnits, at + 1);
+        this.extraValues = ensure(this.extraValues, at + 1);
+        this.next = ensure(this.next, at + 1);
+      }
+      this.extraUnits[at] = unit;
+      this.extraValues[at] = value;
+      this.next[at] = 0;
+      if (id >= this.head.length) {
+        this.head = ensure(this.head, id + 1);
+        this.tail = ensure(this.tail, id + 1);
+      }
+      const last = this.tail[id]!;
+      if (last === 0) this.head[id] = at + 1;
+      else this.next[last - 1] = at + 1;
+      this.tail[id] = at + 1;
+    }
+    return this.live[id]!++ === 0;
+  }
+
+  /** Lays the pairs collected so far out word by word; later ones are appended to per-word lists. */
+  finish(): void {
+    const wordCount = this.words.length;
+    const length = this.pendingLength;
+    const start = new Int32Array(wordCount + 1);
+    const pending = this.pending;
+    for (let c = 0; c < pending.length; c++) {
+      const chunk = pending[c]!;
+      const end = c === pending.length - 1 ? this.pendingFill : chunk.length;
+      for (let at = 0; at < end; at += 3) start[chunk[at]! + 1]!++;
+    }
+    for (let id = 0; id < wordCount; id++) start[id + 1]! += start[id]!;
+    const cursor = start.slice(0, wordCount);
+    const units = new Int32Array(length);
+    const values = new Uint16Array(length);
+    let wide: Map<number, number> | undefined;
+    for (let c = 0; c < pending.length; c++) {
+      const chunk = pending[c]!;
+      const end = c === pending.length - 1 ? this.pendingFill : chunk.length;
+      for (let at = 0; at < end; at += 3) {
+        const to = cursor[chunk[at]!]!++;
+        units[to] = chunk[at + 1]!;
+        const value = chunk[at + 2]!;
+        if (value >= WIDE) {
+          values[to] = WIDE;
+          wide ??= new Map();
+          wide.set(to, value);
+        } else {
+          values[to] = value;
+        }
+      }
+    }
+    this.baseWords = wordCount;
+    this.start = start;
+    this.units = units;
+    this.values = values;
+    this.wide = wide;
+    this.pending = [];
+    this.pendingFill = 0;
+    this.pendingLength = 0;
+    this.building = false;
+  }
+
+  /** Calls `visit` with each (unit, value) pair of `word`, in unit order, dead sections included. */
+  forEach(word: string, visit: (unit: number, value: number) => void): void {
+    const id = this.ids.get(word);
+    if (id === undefined) return;
+    if (id < this.baseWords) {
+      const units = this.units;
+      const values = this.values;
+      for (let at = this.start[id]!, end = this.start[id + 1]!; at < end; at++) {
+        const value = values[at]!;
+        visit(units[at]!, value === WIDE ? this.wide!.get(at)! : value);
+      }
+    }
+    if (id < this.head.length) {
+      for (let link = this.head[id]!; link !== 0; link = this.next[link - 1]!) {
+        visit(this.extraUnits[link - 1]!, this.extraValues[link - 1]!);
+      }
+    }
+  }
 }
 
 /**
@@ -187,10 +395,10 @@ interface SectionIndex {
   /** Every section ever indexed since the last full build; `undefined` where its document has left the list. */
   readonly units: (SectionUnit | undefined)[];
   /** Heading or body word → the sections holding it (what the IDF counts). */
-  readonly postings: Map<string, Posting>;
+  readonly postings: PostingTable;
   /** Title word → the sections of the documents whose title holds it. */
-  readonly titlePostings: Map<string, TitlePosting>;
-  /** The keys of `postings` and `titlePostings`, sorted, for prefix ranges. */
+  readonly titlePostings: PostingTable;
+  /** The words in `postings` and `titlePostings`, sorted, for prefix ranges. */
   vocabulary: string[];
   titleVocabulary: string[];
   /** Each indexed document → its first unit; its sections are the next `sections.length` units, in order. */
@@ -216,18 +424,34 @@ let rebuildRatio = 0.25;
 const sectionIndexes = new WeakMap<readonly SearchableDocument[], SectionIndex>();
 let liveIndex: { documents: readonly SearchableDocument[]; index: SectionIndex } | undefined;
 
-/** The distinct words of a section, each with its body occurrences, and the words of its heading. */
-function sectionWords(section: DocumentSection): {
-  counts: Map<string, number>;
-  heading: Set<string>;
-  bodyLength: number;
-} {
+/**
+ * Collects the distinct words of `section` in `table` (`begin`/`touch`): each with its body occurrences in
+ * `count` and `flag` set when its heading holds it. Answers them (valid until the next `begin`) and the number
+ * of body words.
+ */
+function sectionWords(
+  table: PostingTable,
+  section: DocumentSection,
+): { touched: readonly number[]; bodyLength: number } {
+  const touched = begin();
   const body = splitWords(section.body);
-  const counts = new Map<string, number>();
-  for (const word of body) counts.set(word, (counts.get(word) ?? 0) + 1);
-  const heading = new Set(splitWords(section.heading));
-  for (const word of heading) if (!counts.has(word)) counts.set(word, 0);
-  return { counts, heading, bodyLength: body.length };
+  // The id first: interning a new word may replace the scratch arrays (`scratch.count[…]` reads them first).
+  for (const word of body) {
+    const id = touch(table.intern(word));
+    scratch.count[id]!++;
+  }
+  for (const word of splitWords(section.heading)) {
+    const id = touch(table.intern(word));
+    scratch.flag[id] = 1;
+  }
+  return { touched, bodyLength: body.length };
+}
+
+/** Collects the distinct words of `title` in `table`. */
+function titleWords(table: PostingTable, title: string): number[] {
+  const touched = begin();
+  for (const word of splitWords(title)) touch(table.intern(word));
+  return touched;
 }
 
 /** Appends `document`'s sections as new units; words that enter the index are added to `newWords`. */
@@ -239,33 +463,19 @@ function addDocument(
 ): void {
   if (index.unitsOf.has(document)) index.patchable = false;
   else index.unitsOf.set(document, index.units.length);
-  const title = new Set(splitWords(document.title));
+  const { postings, titlePostings } = index;
+  const title = document.sections.length > 0 ? titleWords(titlePostings, document.title).slice() : [];
   for (const section of document.sections) {
     const unit = index.units.length;
-    const { counts, heading, bodyLength } = sectionWords(section);
+    const { touched, bodyLength } = sectionWords(postings, section);
     index.units.push({ document, section, bodyLength });
     index.live++;
-    for (const [word, count] of counts) {
-      let posting = index.postings.get(word);
-      if (!posting) {
-        posting = { units: [], bodyCounts: [], inHeading: [], live: 0 };
-        index.postings.set(word, posting);
-        newWords?.add(word);
-      }
-      posting.units.push(unit);
-      posting.bodyCounts.push(count);
-      posting.inHeading.push(heading.has(word));
-      posting.live++;
+    const { count, flag } = scratch;
+    for (const id of touched) {
+      if (postings.add(id, unit, count[id]! * 2 + flag[id]!)) newWords?.add(postings.words[id]!);
     }
-    for (const word of title) {
-      let posting = index.titlePostings.get(word);
-      if (!posting) {
-        posting = { units: [], live: 0 };
-        index.titlePostings.set(word, posting);
-        newTitleWords?.add(word);
-      }
-      posting.units.push(unit);
-      posting.live++;
+    for (const id of title) {
+      if (titlePostings.add(id, unit, 0)) newTitleWords?.add(titlePostings.words[id]!);
     }
   }
 }
@@ -279,25 +489,18 @@ function removeDocument(
 ): void {
   const first = index.unitsOf.get(document)!;
   index.unitsOf.delete(document);
+  const { postings, titlePostings } = index;
   const count = document.sections.length;
   for (let at = 0; at < count; at++) {
     index.units[first + at] = undefined;
-    for (const word of sectionWords(document.sections[at]!).counts.keys()) {
-      const posting = index.postings.get(word)!;
-      if (--posting.live === 0) {
-        index.postings.delete(word);
-        goneWords.add(word);
-      }
+    for (const id of sectionWords(postings, document.sections[at]!).touched) {
+      if (--postings.live[id]! === 0) goneWords.add(postings.words[id]!);
     }
   }
   if (count > 0) {
-    for (const word of new Set(splitWords(document.title))) {
-      const posting = index.titlePostings.get(word)!;
-      posting.live -= count;
-      if (posting.live === 0) {
-        index.titlePostings.delete(word);
-        goneTitleWords.add(word);
-      }
+    for (const id of titleWords(titlePostings, document.title)) {
+      titlePostings.live[id]! -= count;
+      if (titlePostings.live[id] === 0) goneTitleWords.add(titlePostings.words[id]!);
     }
   }
   index.live -= count;
@@ -308,8 +511,8 @@ function removeDocument(
 function buildIndex(documents: readonly SearchableDocument[]): SectionIndex {
   const index: SectionIndex = {
     units: [],
-    postings: new Map(),
-    titlePostings: new Map(),
+    postings: new PostingTable(),
+    titlePostings: new PostingTable(),
     vocabulary: [],
     titleVocabulary: [],
     unitsOf: new Map(),
@@ -318,8 +521,10 @@ function buildIndex(documents: readonly SearchableDocument[]): SectionIndex {
     patchable: true,
   };
   for (const document of documents) addDocument(index, document);
-  index.vocabulary = [...index.postings.keys()].sort();
-  index.titleVocabulary = [...index.titlePostings.keys()].sort();
+  index.postings.finish();
+  index.titlePostings.finish();
+  index.vocabulary = index.postings.vocabulary();
+  index.titleVocabulary = index.titlePostings.vocabulary();
   return index;
 }
 
@@ -335,19 +540,16 @@ function lowerBound(vocabulary: readonly string[], word: string): number {
   return low;
 }
 
-/** `vocabulary` brought in line with `keys` for the words in `changed` (each one added or removed). */
-function updateVocabulary(
-  vocabulary: string[],
-  keys: ReadonlyMap<string, unknown>,
-  changed: Set<string>,
-): string[] {
+/** `vocabulary` brought in line with `table` for the words in `changed` (each one added or removed). */
+function updateVocabulary(vocabulary: string[], table: PostingTable, changed: Set<string>): string[] {
   // Each splice moves the tail of the array; past a few hundred words one sort is cheaper.
-  if (changed.size > 256) return [...keys.keys()].sort();
+  if (changed.size > 256) return table.vocabulary();
   for (const word of changed) {
     const at = lowerBound(vocabulary, word);
     const listed = vocabulary[at] === word;
-    if (keys.has(word) && !listed) vocabulary.splice(at, 0, word);
-    else if (!keys.has(word) && listed) vocabulary.splice(at, 1);
+    const indexed = table.has(word);
+    if (indexed && !listed) vocabulary.splice(at, 0, word);
+    else if (!indexed && listed) vocabulary.splice(at, 1);
   }
   return vocabulary;
 }
@@ -424,31 +626,29 @@ function matchingWords(term: string, vocabulary: readonly string[]): string[] {
 /** How one term occurs in each section it reaches: summed over every word it matches. */
 interface TermHits {
   readonly weight: number;
-  /** Section → [body occurrences, in heading]. */
-  readonly sections: Map<number, { body: number; heading: boolean }>;
+  /** Section → its body occurrences and whether its heading holds it, packed: `body * 2 + inHeading`. */
+  readonly sections: Map<number, number>;
   readonly titled: Set<number>;
 }
 
 function findTerm(term: string, index: SectionIndex, n: number): TermHits {
   const units = index.units;
-  const sections = new Map<number, { body: number; heading: boolean }>();
-  for (const word of matchingWords(term, index.vocabulary)) {
-    const posting = index.postings.get(word)!;
-    for (let at = 0; at < posting.units.length; at++) {
-      const unit = posting.units[at]!;
-      if (units[unit] === undefined) continue;
-      const hit = sections.get(unit);
-      if (hit) {
-        hit.body += posting.bodyCounts[at]!;
-        hit.heading ||= posting.inHeading[at]!;
-      } else {
-        sections.set(unit, { body: posting.bodyCounts[at]!, heading: posting.inHeading[at]! });
-      }
-    }
-  }
+  const sections = new Map<number, number>();
+  const visit = (unit: number, value: number): void => {
+    if (units[unit] === undefined) return;
+    const hit = sections.get(unit);
+    // Body occurrences add up; the heading flag (the low bit) is or-ed.
+    sections.set(
+      unit,
+      hit === undefined ? value : hit - (hit & 1) + value - (value & 1) + ((hit | value) & 1),
+    );
+  };
+  for (const word of matchingWords(term, index.vocabulary)) index.postings.forEach(word, visit);
   const titled = new Set<number>();
   for (const word of matchingWords(term, index.titleVocabulary)) {
-    for (const unit of index.titlePostings.get(word)!.units) if (units[unit] !== undefined) titled.add(unit);
+    index.titlePostings.forEach(word, (unit) => {
+      if (units[unit] !== undefined) titled.add(unit);
+    });
   }
   // The same IDF as `weighTerms`: a term no section carries weighs half the maximum.
   const weight = sections.size === 0 ? Math.log(1 + n) / 2 : Math.log(1 + n / sections.size);
@@ -503,13 +703,13 @@ function searchIndex(getIndex: () => SectionIndex, query: string, options: Searc
     for (const term of hits) {
       const hit = term.sections.get(position);
       const inTitle = term.titled.has(position);
-      if (!hit && !inTitle) continue;
+      if (hit === undefined && !inTitle) continue;
       matchedWeight += term.weight;
       score +=
         term.weight *
-        ((hit?.heading ? FIELD_WEIGHT.heading : 0) +
+        ((hit !== undefined && (hit & 1) === 1 ? FIELD_WEIGHT.heading : 0) +
           (inTitle ? FIELD_WEIGHT.title : 0) +
-          FIELD_WEIGHT.body * Math.min(Math.log2(1 + (hit?.body ?? 0)), 3));
+          FIELD_WEIGHT.body * Math.min(Math.log2(1 + (hit === undefined ? 0 : Math.floor(hit / 2))), 3));
     }
     const coverage = totalWeight > 0 ? matchedWeight / totalWeight : 0;
     if (coverage < minCoverage || matchedWeight === 0) continue;
