@@ -54,10 +54,13 @@ export function diffCatalogs(previous: Catalog, next: Catalog): CatalogDiff {
   return { listChanged, updatedUris: [...updated].sort(compare) };
 }
 
-function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
+/**
+ * Whether two lists hold the same items by `same`, comparing by identity first: a rebuild hands unchanged
+ * entries over as the same objects, so most comparisons of a large list cost a pointer check.
+ */
+export function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
-  // A rebuild hands unchanged entries over as the same objects: compare those by identity first.
   for (let i = 0; i < a.length; i++) {
     const item = a[i]!;
     if (item !== b[i] && !same(item, b[i]!)) return false;

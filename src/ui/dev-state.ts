@@ -6,6 +6,7 @@
  * that feeds it from the catalog store, the session registry and the watcher.
  */
 import { compare, type Diagnostic, sortDiagnostics } from '../core/diagnostics.js';
+import { sameList } from '../core/diff.js';
 import type { Catalog, CatalogChange, CatalogSource, Generation } from '../core/types.js';
 import type { WatcherStatus } from '../fs/watcher.js';
 import type { SessionInfo, SessionRegistry } from '../mcp/session-registry.js';
@@ -286,14 +287,11 @@ export function countUpdatedNotifications(
 function sameCoverageInputs(previous: Catalog, current: Catalog): boolean {
   if (previous === current) return true;
   if (previous.coverage !== current.coverage) return false;
-  // Entries an edit did not touch are the same objects: compare those by identity before reading an id.
-  const sameIds = (a: readonly { id: string }[], b: readonly { id: string }[]) => {
-    if (a === b) return true;
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i]!.id !== b[i]!.id) return false;
-    return true;
-  };
-  return sameIds(previous.documents, current.documents) && sameIds(previous.skills, current.skills);
+  const sameId = (a: { id: string }, b: { id: string }) => a.id === b.id;
+  return (
+    sameList(previous.documents, current.documents, sameId) &&
+    sameList(previous.skills, current.skills, sameId)
+  );
 }
 
 /** Each topic with what it names, and every served document or skill that no topic names. */

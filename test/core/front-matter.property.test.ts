@@ -6,30 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FrontMatter, frontMatterInternals, parseFrontMatter } from '../../src/core/front-matter.js';
-
-/** A comparable picture of a result that also captures key order, number identity and prototypes. */
-function canonical(fm: FrontMatter | undefined): unknown {
-  if (fm === undefined || fm.kind !== 'ok') return fm;
-  return {
-    kind: fm.kind,
-    data: shape(fm.data),
-    body: fm.body,
-    bodyLine: fm.bodyLine,
-    keys: [...fm.keys],
-    ambiguities: fm.ambiguities.map((a) => ({ ...a })),
-  };
-}
-
-function shape(value: unknown): unknown {
-  if (typeof value === 'number') return { number: Object.is(value, -0) ? '-0' : String(value) };
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return { array: value.map(shape) };
-  return {
-    plainObject: Object.getPrototypeOf(value) === Object.prototype,
-    entries: Object.entries(value).map(([k, v]) => [k, shape(v)]),
-  };
-}
+import { frontMatterInternals, parseFrontMatter } from '../../src/core/front-matter.js';
+import { canonicalFrontMatter as canonical } from '../helpers/front-matter.js';
 
 const stats = { total: 0, fast: 0 };
 

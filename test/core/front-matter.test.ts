@@ -7,30 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type FrontMatter, frontMatterInternals, parseFrontMatter } from '../../src/core/front-matter.js';
+import { frontMatterInternals, parseFrontMatter } from '../../src/core/front-matter.js';
+import { canonicalFrontMatter as canonical } from '../helpers/front-matter.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-/** A comparable picture of a result that also captures key order, number identity and prototypes. */
-function canonical(fm: FrontMatter | undefined): unknown {
-  if (fm === undefined || fm.kind !== 'ok') return fm;
-  return {
-    ...fm,
-    data: shape(fm.data),
-    keys: [...fm.keys],
-    ambiguities: fm.ambiguities.map((a) => ({ ...a })),
-  };
-}
-
-function shape(value: unknown): unknown {
-  if (typeof value === 'number') return { number: Object.is(value, -0) ? '-0' : String(value) };
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return { array: value.map(shape) };
-  return {
-    plainObject: Object.getPrototypeOf(value) === Object.prototype,
-    entries: Object.entries(value).map(([k, v]) => [k, shape(v)]),
-  };
-}
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

@@ -408,20 +408,20 @@ describe('createWatcher: batch timing (fake clock)', () => {
     vi.useRealTimers();
   });
 
-  async function startFake(files: Record<string, string>) {
-    // Before createWatcher: it reads the clock through `Date.now`, taken when it starts.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    const project = createTempProject(files);
-    const store = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+  /**
+   * Starts a watcher over `store` whose chokidar is a stand-in driven by the test, and returns the stand-in once
+   * the watcher is ready.
+   */
+  async function openFake(
+    project: TempProject,
+    store: CatalogStore,
+    options: Pick<WatcherOptions, 'onBatch' | 'now'> = {},
+  ) {
     const fake = Object.assign(new EventEmitter(), {
       close: async () => {},
       getWatched: () => ({}),
     });
-    const batches: { paths: readonly string[]; text: string | undefined }[] = [];
-    const watcher = createWatcher(store, {
-      watch: () => fake as unknown as FSWatcher,
-      onBatch: (_change, paths) => batches.push({ paths, text: text(store, 'skills/a/SKILL.md') }),
-    });
+    const watcher = createWatcher(store, { watch: () => fake as unknown as FSWatcher, ...options });
     open.push({
       project,
       store,
@@ -434,6 +434,22 @@ describe('createWatcher: batch timing (fake clock)', () => {
     });
     fake.emit('ready');
     await watcher.ready;
+    return fake;
+  }
+
+  function startFakeClock() {
+    // Before createWatcher: it reads the clock through `Date.now`, taken when it starts.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  }
+
+  async function startFake(files: Record<string, string>) {
+    startFakeClock();
+    const project = createTempProject(files);
+    const store = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    const batches: { paths: readonly string[]; text: string | undefined }[] = [];
+    const fake = await openFake(project, store, {
+      onBatch: (_change, paths) => batches.push({ paths, text: text(store, 'skills/a/SKILL.md') }),
+    });
     /** Writes `content` to `path` and reports it the way chokidar would. */
     const save = (path: string, content: string) => {
       project.write(path, content);
@@ -443,7 +459,7 @@ describe('createWatcher: batch timing (fake clock)', () => {
   }
 
   it('spaces the periodic reconcile by how long a walk takes (50 × the walk, at least every 5 s)', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    startFakeClock();
     const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
     const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
     // Each walk of this "large tree" takes 400 ms on the watcher's clock.
@@ -455,23 +471,7 @@ describe('createWatcher: batch timing (fake clock)', () => {
         return inner.reconcile();
       },
     };
-    const fake = Object.assign(new EventEmitter(), { close: async () => {}, getWatched: () => ({}) });
-    const watcher = createWatcher(store, {
-      watch: () => fake as unknown as FSWatcher,
-      now: () => Date.now() + walked * 400,
-    });
-    open.push({
-      project,
-      store,
-      watcher,
-      changes: [],
-      batches: [],
-      errors: [],
-      statuses: [],
-      batchWaiters: [],
-    });
-    fake.emit('ready');
-    await watcher.ready;
+    await openFake(project, store, { now: () => Date.now() + walked * 400 });
     expect(walked).toBe(1);
     vi.advanceTimersByTime(5000);
     expect(walked).toBe(2);
