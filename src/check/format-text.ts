@@ -8,7 +8,9 @@
  *
  * Pure: diagnostics and counts in, a string out. Colour is an option, decided by the caller.
  */
+
 import type { Diagnostic, Severity } from '../core/diagnostics.js';
+import { formatCount } from '../core/plural.js';
 import { createPalette, type Palette } from './color.js';
 import type { CheckSummary } from './summary.js';
 
@@ -68,10 +70,10 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatDiagnost
  */
 export function formatSummaryLine(summary: CheckSummary, options: FormatOptions = {}): string {
   const palette = createPalette(options.color ?? false);
-  const scope = `in ${countOf(summary.documents, 'document')} and ${countOf(summary.skills, 'skill')}`;
+  const scope = `in ${formatCount(summary.documents, 'document')} and ${formatCount(summary.skills, 'skill')}`;
   const findings = [
-    ...(summary.errors > 0 ? [countOf(summary.errors, 'error')] : []),
-    ...(summary.warnings > 0 ? [countOf(summary.warnings, 'warning')] : []),
+    ...(summary.errors > 0 ? [formatCount(summary.errors, 'error')] : []),
+    ...(summary.warnings > 0 ? [formatCount(summary.warnings, 'warning')] : []),
     ...(summary.infos > 0 ? [`${summary.infos} info`] : []),
   ];
   if (!summary.ok) return `${palette.red('✖')} ${findings.join(', ')} ${scope}`;
@@ -116,8 +118,4 @@ function styleSeverity(severity: Severity, palette: Palette): (text: string) => 
   if (severity === 'error') return palette.red;
   if (severity === 'warning') return palette.yellow;
   return palette.cyan;
-}
-
-function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

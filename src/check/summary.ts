@@ -1,24 +1,46 @@
 /**
- * The counts every `companion check` renderer ends with. Pure: computed from diagnostics and catalog sizes.
+ * The counts every `companion check` renderer ends with. Pure: computed from diagnostics and the snapshot checked.
  */
 import { type Diagnostic, failsCheck, summarizeDiagnostics } from '../core/diagnostics.js';
+import type { Snapshot } from '../core/types.js';
 
 /** What one check found, in numbers. `ok` is false when the check fails (see `failsCheck`). */
 export interface CheckSummary {
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
-  /** Documents in the catalog (what hosts will be offered). */
+  /** Documents checked: every `.md` under `knowledge/documents/`, whether it parsed or not. */
   readonly documents: number;
-  /** Published skills in the catalog; drafts are not counted. */
+  /** Skills checked: every directory under `skills/` with a `SKILL.md`, drafts and broken ones included. */
   readonly skills: number;
   readonly ok: boolean;
 }
 
-/** The sizes of what was checked, taken from the catalog. */
+/** The sizes of what was checked. */
 export interface CheckedCounts {
   readonly documents: number;
   readonly skills: number;
+}
+
+const DOCUMENT = /^knowledge\/documents\/.+\.md$/;
+const SKILL_FILE = /^skills\/([^/]+)\/SKILL\.md$/;
+
+/**
+ * Counts what `snapshot` holds to check: the files a check looked at, not the ones that made it into the catalog,
+ * so a document that does not parse still counts (its findings say why it is not served). Files the loader
+ * could not read count too.
+ */
+export function countChecked(snapshot: Snapshot): CheckedCounts {
+  let documents = 0;
+  const skills = new Set<string>();
+  const count = (path: string): void => {
+    if (DOCUMENT.test(path)) documents++;
+    const skill = SKILL_FILE.exec(path);
+    if (skill) skills.add(skill[1]!);
+  };
+  for (const path of snapshot.files.keys()) count(path);
+  for (const problem of snapshot.problems) count(problem.path);
+  return { documents, skills: skills.size };
 }
 
 /** Counts `diagnostics` by severity; `ok` follows `failsCheck(diagnostics, strict)`. */

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMMAND_NAME, PACKAGE_NAME } from '../core/product.js';
 import type { ClientDefinition } from './clients.js';
 
 /**
@@ -22,9 +23,6 @@ function findOwnBin(from: string): string {
   }
 }
 
-/** The package name, which is also the bin name every entry of ours names. */
-const PACKAGE = 'companion';
-
 /** The variable VS Code and Cursor expand to the workspace (project) folder in an entry. */
 export const WORKSPACE_FOLDER = `\${'workspaceFolder'}`;
 /** The variable some hosts expand to the user's home directory. */
@@ -41,12 +39,12 @@ export type Launch =
   | { readonly kind: 'standalone'; readonly bin: string };
 
 /**
- * Decides how hosts should start companion for `project`: through `npx` when the project lists `companion` in
+ * Decides how hosts should start companion for `project`: through `npx` when the project lists `companion-mcp` in
  * its package.json and has it installed in node_modules (so npx resolves the project's own version and never
  * downloads a stranger package of the same name), else through node and `ownBin`.
  */
 export function readLaunch(project: string, ownBin: string = OWN_BIN): Launch {
-  const installed = join(project, 'node_modules', PACKAGE, 'bin', 'companion.js');
+  const installed = join(project, 'node_modules', PACKAGE_NAME, 'bin', 'companion.js');
   try {
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<
       string,
@@ -54,7 +52,7 @@ export function readLaunch(project: string, ownBin: string = OWN_BIN): Launch {
     >;
     const declared = ['dependencies', 'devDependencies', 'optionalDependencies'].some((field) => {
       const deps = manifest[field];
-      return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, PACKAGE);
+      return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, PACKAGE_NAME);
     });
     if (declared && existsSync(installed)) return { kind: 'dependency', bin: installed };
   } catch {
@@ -91,7 +89,7 @@ export function buildServerEntry(client: ClientDefinition, input: EntryInput): R
   if (input.launch.kind === 'dependency' && client.scope === 'project') {
     // `--no`: fail rather than download a package called companion when node_modules lacks it.
     command = 'npx';
-    args = ['--no', PACKAGE, 'serve', '--root', root];
+    args = ['--no', COMMAND_NAME, 'serve', '--root', root];
   } else {
     command = client.inheritsShellPath ? 'node' : input.execPath;
     args = [spellPath(client, input.project, input.launch.bin), 'serve', '--root', root];
@@ -132,7 +130,7 @@ function isCompanionName(part: string): boolean {
     .toLowerCase()
     .replace(/\.(c|m)?js$|\.cmd$|\.exe$|\.ps1$/, '')
     .replace(/@[^@]*$/, '');
-  return name === PACKAGE;
+  return name === COMMAND_NAME || name === PACKAGE_NAME;
 }
 
 /** One line naming what an entry runs, for messages. */

@@ -88,9 +88,34 @@ describe('companion init', () => {
     expect(result.stdout).toContain(`Created a companion content repository in ${join(temp, 'content')}:`);
     for (const path of SCAFFOLD) expect(result.stdout).toContain(`  ${path} `);
     expect(result.stdout).toMatch(/^ {2}cd content$/m);
-    expect(result.stdout).toMatch(/^ {2}companion check /m);
-    expect(result.stdout).toMatch(/^ {2}companion dev /m);
+    expect(result.stdout).toMatch(/^ {2}npx companion check /m);
+    expect(result.stdout).toMatch(/^ {2}npx companion dev /m);
     expect(result.stdout).toContain('knowledge/server-scope.json');
+  });
+
+  it('says how to install companion where the target has no copy, and not where it has one', async () => {
+    const bare = await runCommand(init, ['bare'], { cwd: temp, env: {} });
+    expect(bare.stdout).toMatch(/^ {2}npm init -y$/m);
+    expect(bare.stdout).toMatch(/^ {2}npm install --save-dev companion-mcp /m);
+
+    // An author's project: a package.json, and companion-mcp installed in a directory above the target.
+    writeFileSync(join(temp, 'package.json'), '{}\n');
+    mkdirSync(join(temp, 'node_modules', 'companion-mcp'), { recursive: true });
+    writeFileSync(join(temp, 'node_modules', 'companion-mcp', 'package.json'), '{"name":"companion-mcp"}\n');
+    const owned = await runCommand(init, ['owned'], { cwd: temp, env: {} });
+    expect(owned.code).toBe(0);
+    expect(owned.stdout).not.toMatch(/npm (init|install)/);
+    expect(owned.stdout).toMatch(/^ {2}npx companion check /m);
+  });
+
+  it('names a target outside the current directory by its absolute path', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'companion-init-elsewhere-'));
+    try {
+      const result = await runCommand(init, [join(elsewhere, 'my content')], { cwd: temp, env: {} });
+      expect(result.stdout).toContain(`  cd '${join(elsewhere, 'my content')}'\n`);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('does not say cd when the target is the current directory', async () => {

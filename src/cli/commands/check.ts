@@ -5,7 +5,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { shouldUseColor } from '../../check/color.js';
 import { CHECK_FORMATS, formatReport, isCheckFormat } from '../../check/format-report.js';
-import { summarizeCheck } from '../../check/summary.js';
+import { countChecked, summarizeCheck } from '../../check/summary.js';
 import { buildCatalog } from '../../core/catalog.js';
 import { failsCheck, sortDiagnostics } from '../../core/diagnostics.js';
 import { RootError, readSnapshot } from '../../fs/read-snapshot.js';
@@ -69,13 +69,9 @@ export const run: Command = async (argv, io) => {
     return EXIT_USAGE;
   }
 
-  const { catalog, diagnostics } = buildCatalog(snapshot, { strict });
+  const { diagnostics } = buildCatalog(snapshot, { strict });
   const sorted = sortDiagnostics(diagnostics);
-  const summary = summarizeCheck(
-    sorted,
-    { documents: catalog.documents.length, skills: catalog.skills.length },
-    strict,
-  );
+  const summary = summarizeCheck(sorted, countChecked(snapshot), strict);
   io.stdout.write(
     formatReport(format, sorted, summary, {
       color: format === 'text' && shouldUseColor(io.stdout, io.env),

@@ -3,7 +3,8 @@
  * next. It never overwrites a file: it refuses a directory that already holds content.
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { formatRunCommand, PACKAGE_NAME, quoteShellArg } from '../../core/product.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { buildScaffold, buildServerName, buildServerTitle } from '../templates/scaffold.js';
@@ -63,7 +64,9 @@ export const run: Command = async (argv, io) => {
   }
 
   const width = Math.max(...files.map((f) => f.path.length));
-  const shown = relative(io.cwd, target);
+  // The way back to the target from where init ran: relative when it lies below, absolute when that is shorter.
+  const below = relative(io.cwd, target);
+  const shown = below.startsWith('..') || isAbsolute(below) ? target : below;
   io.stdout.write(
     [
       `Created a companion content repository in ${target}:`,
@@ -71,9 +74,26 @@ export const run: Command = async (argv, io) => {
       ...files.map((f) => `  ${f.path.padEnd(width)}  ${f.purpose}`),
       '',
       'Next:',
-      ...(shown === '' ? [] : [`  cd ${/[\s'"$]/.test(shown) ? JSON.stringify(shown) : shown}`]),
-      '  companion check   check everything (add --strict in CI to fail on warnings too)',
-      '  companion dev     serve it live to your MCP host and watch coverage as you edit',
+      ...formatSteps([
+        ...(shown === '' ? [] : [{ command: `cd ${quoteShellArg(shown)}` }]),
+        ...(hasOwnInstall(target)
+          ? []
+          : [
+              ...(existsSync(join(target, 'package.json')) ? [] : [{ command: 'npm init -y' }]),
+              {
+                command: `npm install --save-dev ${PACKAGE_NAME}`,
+                purpose: 'put companion into this repository',
+              },
+            ]),
+        {
+          command: formatRunCommand('check'),
+          purpose: 'check everything (add --strict in CI to fail on warnings too)',
+        },
+        {
+          command: formatRunCommand('dev'),
+          purpose: 'serve it live to your MCP host and watch coverage as you edit',
+        },
+      ]),
       '',
       'Then make it yours: edit knowledge/server-scope.json (your editor completes and checks it',
       'from server-scope.schema.json), write documents under knowledge/documents/<scope>/ and',
@@ -84,12 +104,31 @@ export const run: Command = async (argv, io) => {
   return 0;
 };
 
+/** `  command   what it does`, the commands padded to one width. */
+function formatSteps(steps: readonly { command: string; purpose?: string }[]): string[] {
+  const width = Math.max(...steps.map(({ command }) => command.length));
+  return steps.map(({ command, purpose }) =>
+    purpose === undefined ? `  ${command}` : `  ${command.padEnd(width)}   ${purpose}`,
+  );
+}
+
+/**
+ * Whether `npx companion` run in `target` finds this package: it is installed in `target` or a directory above
+ * (npx looks in every node_modules up the tree).
+ */
+function hasOwnInstall(target: string): boolean {
+  for (let dir = target; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', PACKAGE_NAME, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
 /** Why `target` cannot take a scaffold, or `undefined` when it can (missing directories are created). */
 function findRefusal(target: string): string | undefined {
   if (!existsSync(target)) return undefined;
   if (!statSync(target).isDirectory()) return `${target} is not a directory.`;
   if (existsSync(join(target, 'knowledge', 'server-scope.json'))) {
-    return `${target} already has knowledge/server-scope.json; init only scaffolds a new content repository. Run \`companion check\` there instead.`;
+    return `${target} already has knowledge/server-scope.json; init only scaffolds a new content repository. Run \`${formatRunCommand('check')}\` there instead.`;
   }
   const skills = join(target, 'skills');
   if (existsSync(skills) && (!statSync(skills).isDirectory() || readdirSync(skills).length > 0)) {

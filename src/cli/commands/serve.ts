@@ -3,6 +3,8 @@
  * On stdio, stdout carries protocol frames only; every log line goes to stderr.
  */
 import { resolve } from 'node:path';
+import { formatCount } from '../../core/plural.js';
+import { formatRunCommand } from '../../core/product.js';
 import { TOOL_NAMES } from '../../core/scope-schema.js';
 import type { CatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
@@ -127,9 +129,9 @@ export const run: Command = async (argv, io) => {
         const { number, diagnostics } = change.current;
         const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
         log(
-          `companion serve: generation ${number} (${change.changedPaths.length} paths, ${Math.round(change.rebuildMs)} ms)` +
+          `companion serve: generation ${number} (${formatCount(change.changedPaths.length, 'path')}, ${Math.round(change.rebuildMs)} ms)` +
             `${change.listChanged ? ', list changed' : ''}, ${change.updatedUris.length} updated` +
-            `${errors > 0 ? `, ${errors} errors` : ''}`,
+            `${errors > 0 ? `, ${formatCount(errors, 'error')}` : ''}`,
         );
       })
     : () => {};
@@ -196,15 +198,18 @@ function describeStart(store: CatalogStore, root: string): string {
   const { number, catalog, diagnostics } = store.current();
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.filter((diagnostic) => diagnostic.severity === 'warning').length;
+  const counted = [
+    ...(errors > 0 ? [formatCount(errors, 'error')] : []),
+    ...(warnings > 0 ? [formatCount(warnings, 'warning')] : []),
+  ];
   const problems =
-    errors > 0
-      ? `${errors} errors, ${warnings} warnings (run \`companion check --root ${root}\` to see them)`
-      : warnings > 0
-        ? `${warnings} warnings (run \`companion check\` to see them)`
-        : 'no problems';
+    counted.length === 0
+      ? 'no problems'
+      : `${counted.join(', ')} (run \`${formatRunCommand('check', '--root', root)}\` to see them)`;
   return (
     `companion serve: ${catalog.server.name} ${catalog.server.version} from ${root}, generation ${number}: ` +
-    `${catalog.documents.length} documents, ${catalog.skills.length} skills, ${catalog.resources.length} resources, ` +
+    `${formatCount(catalog.documents.length, 'document')}, ${formatCount(catalog.skills.length, 'skill')}, ` +
+    `${formatCount(catalog.resources.length, 'resource')}, ` +
     `tools ${catalog.tools.join(', ') || '(none)'}; ${problems}`
   );
 }

@@ -1,0 +1,9 @@
+/**
+ * Counted nouns in English, the one way every renderer (check reports, serve's log lines, the dev UI) says
+ * "1 error" and "2 errors".
+ */
+
+/** `1 document`, `2 documents`, `0 skills`; `plural` for nouns that do not just take an `s`. */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
