@@ -39,29 +39,44 @@ export function buildOfferedCoverage(scope: ServerScope, offered: readonly strin
 }
 
 /**
- * Assembles the instructions the scope file writes: a sentence naming excluded tools, `start`, one line per
- * question whose tool is offered, and `then`. Returns the full text; the caller enforces the budget.
+ * Assembles the instructions the scope file writes: `start`, one line per question whose tool is offered, and
+ * `then`. Returns the full text; the caller enforces the budget.
+ *
+ * The instructions never name a tool the caller excluded — not even to say it is missing, since a model that reads
+ * a tool's name tends to call it: an index line for an excluded tool goes, and so does every sentence of `start`
+ * and `then` that names one (as a whole word; the rest of the paragraph stays).
  */
 export function buildInstructions(scope: ServerScope, offered: readonly string[]): string {
   const tools = new Set(offered);
   const excluded = TOOL_NAMES.filter((t) => !tools.has(t));
-  const parts: string[] = [];
-  if (excluded.length > 0) {
-    parts.push(
-      `${excluded.join(', ')} ${excluded.length === 1 ? 'is' : 'are'} left out of your tool list, and so is anything that routed to ${excluded.length === 1 ? 'it' : 'them'}.`,
-    );
-  }
-  parts.push(scope.instructions.start.trim());
+  const keep = (text: string | undefined): string =>
+    text === undefined ? '' : dropSentencesNaming(text.trim(), excluded);
+  const parts: string[] = [keep(scope.instructions.start)];
   const index = scope.instructions.index.filter((entry) => tools.has(entry.tool));
   if (index.length > 0) {
     parts.push(
       ['What to call for what:', ...index.map((entry) => `- ${entry.question}: ${entry.tool}`)].join('\n'),
     );
   }
-  // The closing paragraph goes when it routes to a tool the caller excluded: the instructions never point there.
-  const then = scope.instructions.then?.trim();
-  if (then && !excluded.some((name) => then.includes(name))) parts.push(then);
-  return parts.join('\n\n');
+  parts.push(keep(scope.instructions.then));
+  return parts.filter((part) => part !== '').join('\n\n');
+}
+
+/**
+ * `text` without the sentences that name one of `names` as a whole word. A sentence ends at `.`, `!` or `?`
+ * followed by white space; the white space between the sentences kept is kept as written.
+ */
+function dropSentencesNaming(text: string, names: readonly string[]): string {
+  if (names.length === 0) return text;
+  const named = new RegExp(`(?<![\\w-])(?:${names.join('|')})(?![\\w-])`);
+  const sentences = text.split(/(?<=[.!?])(\s+)/);
+  let out = '';
+  for (let i = 0; i < sentences.length; i += 2) {
+    const sentence = sentences[i]!;
+    if (named.test(sentence)) continue;
+    out += (out === '' ? '' : (sentences[i - 1] ?? ' ')) + sentence;
+  }
+  return out.trim();
 }
 
 /** Cuts `text` to the budget on a line or word boundary, marking the cut. */

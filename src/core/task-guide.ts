@@ -5,7 +5,11 @@
  *
  * A task's words are matched against every candidate (routing `when` lines, topics, skills, documents); a word
  * counts by how rare it is among the candidates (IDF), and a candidate must carry a third of the task's weight
- * (what its id and title carry counts half again). A topic that matches brings in the documents and skills it
+ * (what its id and title carry counts half again). A word no candidate carries counts for nothing: it is what the
+ * task is about ("write a skill that reviews pull requests"), not which workflow owns it, so it cannot lower every
+ * candidate alike. But a common word alone is not ownership: what a candidate shares with the task must weigh at
+ * least half as much as a word only one candidate carries ("write a kubernetes operator" is no skill-writing task;
+ * "fix CMP403" is a check-failure task). A topic that matches brings in the documents and skills it
  * covers; a routing line that matches (half the weight) puts the skill or document it names first. A miss is an answer too: it says nothing
  * matched and lists the topics, so the caller can rephrase.
  */
@@ -94,20 +98,43 @@ export function buildTaskGuide(
     `${document.id} ${document.title}`,
     `${document.description} ${document.whenToUse ?? ''}`,
   ]);
-  const weights = weighTerms(terms, [...routingWords, ...topicWords, ...skillWords, ...documentWords]);
-  const total = terms.reduce((sum, term) => sum + weights.get(term)!, 0);
-  const coverageOf = (words: readonly string[]): number => {
-    if (total === 0) return 0;
-    let matched = 0;
-    for (const term of terms)
-      if (words.some((word) => termMatchesWord(term, word))) matched += weights.get(term)!;
-    return matched / total;
+  const candidates = [...routingWords, ...topicWords, ...skillWords, ...documentWords];
+  // Every term's weight; one that no candidate carries weighs half a unique word's (see weighTerms).
+  const weights = weighTerms(terms, candidates);
+  const known = terms.filter((term) =>
+    candidates.some((words) => words.some((word) => termMatchesWord(term, word))),
+  );
+  const sum = (list: readonly string[]): number =>
+    list.reduce((total, term) => total + weights.get(term)!, 0);
+  const knownTotal = sum(known);
+  const wholeTotal = sum(terms);
+  // The weight of a word exactly one candidate carries is log(1 + n); evidence must reach half of it.
+  const minEvidence = Math.log(1 + Math.max(candidates.length, 1)) / 2;
+  /**
+   * The share of the task's weight `words` carry. Over the known terms for a candidate to own the task; over all
+   * of them (`whole`) for a routing line, the author's own rule, which must fit the task as it is written.
+   */
+  const coverageOf = (words: readonly string[], whole = false): number => {
+    const matched = weightIn(words);
+    return matched >= minEvidence ? matched / (whole ? wholeTotal : knownTotal) : 0;
   };
-  const rank = <T>(items: readonly T[], words: readonly (readonly string[])[], min: number): Scored<T>[] =>
+  /** The weight of the task's known terms that `words` carry. */
+  const weightIn = (words: readonly string[]): number => {
+    let matched = 0;
+    for (const term of known)
+      if (words.some((word) => termMatchesWord(term, word))) matched += weights.get(term)!;
+    return matched;
+  };
+  const rank = <T>(
+    items: readonly T[],
+    words: readonly (readonly string[])[],
+    min: number,
+    whole = false,
+  ): Scored<T>[] =>
     items
-      .map((item, index) => ({ item, score: coverageOf(words[index]!) }))
+      .map((item, index) => ({ item, score: coverageOf(words[index]!, whole) }))
       .filter((scored) => scored.score >= min);
-  /** Coverage over all its words, plus half again for what its id and title alone cover. */
+  /** Coverage over all its words, plus half again for the share its id and title alone carry. */
   const rankEntries = <T extends { id: string }>(
     items: readonly T[],
     words: readonly (readonly string[])[],
@@ -116,14 +143,14 @@ export function buildTaskGuide(
     const scores = new Map<string, number>();
     items.forEach((item, index) => {
       const score = coverageOf(words[index]!);
-      if (score >= minCoverage) scores.set(item.id, score + 0.5 * coverageOf(names[index]!));
+      if (score >= minCoverage) scores.set(item.id, score + (0.5 * weightIn(names[index]!)) / knownTotal);
     });
     return scores;
   };
 
   const topics = rank(coverage.topics, topicWords, minCoverage);
   // A routing line is the author's own "when X, call Y": it must match well, and then it outranks any guess.
-  const routing = rank(coverage.routing, routingWords, Math.max(minCoverage, 0.5));
+  const routing = rank(coverage.routing, routingWords, Math.max(minCoverage, 0.5), true);
   const skillScores = rankEntries(input.skills, skillWords, skillNames);
   const documentScores = rankEntries(input.documents, documentWords, documentNames);
   const raise = (scores: Map<string, number>, id: string, score: number): void => {

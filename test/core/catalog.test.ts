@@ -137,14 +137,35 @@ describe('excluded tools', () => {
     const full = buildCatalog(buildSnapshot(valid)).catalog;
     const { catalog } = buildCatalog(buildSnapshot(valid), { excludeTools: ['task_guide', 'skill_load'] });
     expect(catalog.tools).toEqual(['document_lookup']);
-    expect(catalog.instructions.split('\n\n').slice(1).join('\n\n')).not.toContain('task_guide');
-    expect(catalog.instructions).not.toContain('Follow the skill task_guide names.');
-    expect(catalog.instructions).toMatch(/^task_guide, skill_load are left out of your tool list/);
+    // Not even to say they are missing: a model that reads a tool's name tends to call it.
+    expect(catalog.instructions).not.toContain('task_guide');
+    expect(catalog.instructions).not.toContain('skill_load');
+    expect(catalog.instructions).toBe(
+      'Read the index first.\n\nWhat to call for what:\n- What does a document say?: document_lookup',
+    );
     expect(catalog.coverage.routing).toEqual([]);
     expect(catalog.coverage.topics.map((t) => t.tools)).toEqual([['document_lookup'], ['document_lookup']]);
     expect(catalog.resources.map((r) => r.uri)).toEqual(full.resources.map((r) => r.uri));
     const index = catalog.contents.get(catalog.indexUri)!.text!;
     expect(index).not.toContain('task_guide');
+  });
+});
+
+describe('excluded tools in the prose of the instructions', () => {
+  it('take away only the sentences that name them, matched as whole words', () => {
+    const scope = JSON.parse(valid['knowledge/server-scope.json'] as string);
+    scope.instructions.start =
+      'Read the index first. Then call task_guide with the task!  Keep task_guidelines in mind? Always cite.';
+    scope.instructions.then = 'Call skill_load. Use document_lookup for facts.';
+    const files = { ...valid, 'knowledge/server-scope.json': JSON.stringify(scope) };
+    const { catalog } = buildCatalog(buildSnapshot(files), { excludeTools: ['task_guide', 'skill_load'] });
+    expect(catalog.instructions).toBe(
+      'Read the index first.  Keep task_guidelines in mind? Always cite.\n\n' +
+        'What to call for what:\n- What does a document say?: document_lookup\n\n' +
+        'Use document_lookup for facts.',
+    );
+    // With nothing excluded, the prose is exactly as written.
+    expect(buildCatalog(buildSnapshot(files)).catalog.instructions).toContain(scope.instructions.start);
   });
 });
 

@@ -125,6 +125,15 @@ describe('buildTaskGuide', () => {
     expect(buildTaskGuide(input, 'the of and').matched).toBe(false);
   });
 
+  it('owns a task by its action, not by the words of its subject no candidate carries', () => {
+    // "reviews pull requests" is what the skill will be about; "write a skill" says which workflow owns the task.
+    const guide = buildTaskGuide(input, 'write a skill that reviews pull requests');
+    expect(guide.matched).toBe(true);
+    expect(guide.skills[0]?.id).toBe('write-a-skill');
+    // The whole task still decides a routing line: none matches here.
+    expect(guide.routing).toEqual([]);
+  });
+
   it('offers no call to a tool the catalog does not offer', () => {
     const guide = buildTaskGuide({ ...input, tools: ['task_guide'] }, 'write a skill');
     expect(guide.skills.map((entry) => entry.id)).toContain('write-a-skill');
