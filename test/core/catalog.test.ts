@@ -153,11 +153,13 @@ describe('excluded tools', () => {
 
 describe('excluded tools in the prose of the instructions', () => {
   it('take away only the sentences that name them, matched as whole words', () => {
-    const scope = JSON.parse(valid['knowledge/server-scope.json'] as string);
-    scope.instructions.start =
+    const start =
       'Read the index first. Then call task_guide with the task!  Keep task_guidelines in mind? Always cite.';
-    scope.instructions.then = 'Call skill_load. Use document_lookup for facts.';
-    const files = { ...valid, 'knowledge/server-scope.json': JSON.stringify(scope) };
+    // Edited as text: the fixture's `then` paragraph is replaced where it stands.
+    const scopeText = (valid['knowledge/server-scope.json'] as string)
+      .replace('"Read the index first."', JSON.stringify(start))
+      .replace('"Follow the skill task_guide names."', '"Call skill_load. Use document_lookup for facts."');
+    const files = { ...valid, 'knowledge/server-scope.json': scopeText };
     const { catalog } = buildCatalog(buildSnapshot(files), { excludeTools: ['task_guide', 'skill_load'] });
     expect(catalog.instructions).toBe(
       'Read the index first.  Keep task_guidelines in mind? Always cite.\n\n' +
@@ -165,7 +167,7 @@ describe('excluded tools in the prose of the instructions', () => {
         'Use document_lookup for facts.',
     );
     // With nothing excluded, the prose is exactly as written.
-    expect(buildCatalog(buildSnapshot(files)).catalog.instructions).toContain(scope.instructions.start);
+    expect(buildCatalog(buildSnapshot(files)).catalog.instructions).toContain(start);
   });
 });
 

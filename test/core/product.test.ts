@@ -10,7 +10,16 @@ describe('formatRunCommand', () => {
   });
 
   it('quotes every argument so a POSIX shell reads back exactly what was given', () => {
-    const awkward = ["it's here", 'a b', '$HOME', 'semi;colon', '`tick`', 'back\\slash', '', 'plain/path-1.0'];
+    const awkward = [
+      "it's here",
+      'a b',
+      '$HOME',
+      'semi;colon',
+      '`tick`',
+      'back\\slash',
+      '',
+      'plain/path-1.0',
+    ];
     for (const arg of awkward) {
       const echoed = execFileSync('sh', ['-c', `printf '%s' ${quoteShellArg(arg)}`], { encoding: 'utf8' });
       expect(echoed).toBe(arg);

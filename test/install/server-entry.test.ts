@@ -135,14 +135,18 @@ describe('readLaunch', () => {
   let project: TempProject | undefined;
   afterEach(() => project?.cleanup());
 
-  it('is standalone unless package.json declares companion and node_modules has it', () => {
-    project = createTempProject({ 'package.json': '{"devDependencies": {"companion": "^0.1.0"}}' });
+  it('is standalone unless package.json declares companion-mcp and node_modules has it', () => {
+    project = createTempProject({ 'package.json': '{"devDependencies": {"companion-mcp": "^0.1.0"}}' });
     expect(readLaunch(project.root)).toEqual({ kind: 'standalone', bin: OWN_BIN });
-    project.write('node_modules/companion/bin/companion.js', '');
+    project.write('node_modules/companion-mcp/bin/companion.js', '');
     expect(readLaunch(project.root)).toEqual({
       kind: 'dependency',
-      bin: project.path('node_modules/companion/bin/companion.js'),
+      bin: project.path('node_modules/companion-mcp/bin/companion.js'),
     });
+    // The npm package named `companion` is someone else's: declaring and installing it is no dependency on us.
+    project.write('package.json', '{"devDependencies": {"companion": "^0.0.2"}}');
+    project.write('node_modules/companion/bin/companion.js', '');
+    expect(readLaunch(project.root).kind).toBe('standalone');
     project.write('package.json', '{"dependencies": {}}');
     expect(readLaunch(project.root).kind).toBe('standalone');
   });

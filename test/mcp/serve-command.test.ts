@@ -133,7 +133,7 @@ describe('companion serve: the process', () => {
       );
       const read = await connection.client.readResource({ uri });
       expect(String((read.contents[0] as { text: string }).text)).toContain('Saved while watched.');
-      expect(connection.stderr()).toMatch(/generation 2 \(1 paths, \d+ ms\), list changed, \d+ updated/);
+      expect(connection.stderr()).toMatch(/generation 2 \(1 path, \d+ ms\), list changed, \d+ updated/);
     } finally {
       await connection.close();
     }
