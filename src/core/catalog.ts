@@ -668,7 +668,8 @@ function createState(options: BuildOptions): BuilderState {
       const uri = buildSkillFileUri(scheme, s.id, path);
       const content = serve(uri, path, source);
       editor.set(uri, content);
-      files.push({ path, uri, source: source.path });
+      const file: SkillFile = { path, uri, source: source.path };
+      files.push(source.mode === undefined ? file : { ...file, mode: source.mode });
       manifest.push({ uri, digest: content.digest, size: content.size });
       return content;
     };
@@ -1113,7 +1114,25 @@ function describeProblem(problem: FileProblem): Diagnostic {
     case 'symlink-escape':
       return diagnose(
         codes.symlinkEscape,
-        `${problem.path} is a symlink that resolves outside the content root; it is not served.`,
+        `${problem.path} is a symlink${problem.detail ? ` to ${problem.detail}` : ''} that resolves outside the content root; it is not served.`,
+        where,
+      );
+    case 'link-outside-area':
+      return diagnose(
+        codes.linkOutsideArea,
+        `${problem.path} is a symlink to ${problem.detail ?? 'another place'}, outside ${describeArea(problem.path)}; it is not served.`,
+        where,
+      );
+    case 'link-to-hidden':
+      return diagnose(
+        codes.linkToHidden,
+        `${problem.path} is a symlink to ${problem.detail ?? 'a hidden file'}, a name companion never serves (hidden, backup and temporary files are not content); it is not served.`,
+        where,
+      );
+    case 'hardlinked':
+      return diagnose(
+        codes.hardlinked,
+        `${problem.path} has ${problem.detail ?? 'more than one'} hard links: the same bytes live under another name, which may not be content; it is not served.`,
         where,
       );
     case 'symlink-broken':
@@ -1137,6 +1156,14 @@ function describeProblem(problem: FileProblem): Diagnostic {
         where,
       );
   }
+}
+
+/** The content area a problem's path is served from, as a message names it (the loader's areas). */
+function describeArea(path: string): string {
+  if (path.startsWith('knowledge/documents/')) return 'knowledge/documents/';
+  const skill = /^skills\/([^/]+)\//.exec(path);
+  if (skill !== null) return `its skill's directory skills/${skill[1]}/`;
+  return 'its own path (it must be the file or directory itself, not a link to another)';
 }
 
 function joinSentences(...parts: (string | undefined)[]): string {

@@ -84,6 +84,24 @@ export const codes = {
     title: 'File companion does not serve',
     hint: 'Only Markdown documents under knowledge/documents/, skill directories and skills/base.md are served. Move the file or delete it.',
   },
+  linkOutsideArea: {
+    code: 'CMP009',
+    severity: 'error',
+    title: 'Symlink leaves its content area',
+    hint: 'A skill serves only files inside its own directory, a document only files under knowledge/documents/, and skills/base.md and knowledge/server-scope.json only themselves. Copy the file into the area, or remove the link.',
+  },
+  linkToHidden: {
+    code: 'CMP010',
+    severity: 'error',
+    title: 'Symlink to a hidden or ignored file',
+    hint: 'Dotfiles, dot-directories (.git, .env), backups (~) and temporary files are never served, not even through a link. Remove the link; if the target is content, give it a name without the leading dot.',
+  },
+  hardlinked: {
+    code: 'CMP011',
+    severity: 'error',
+    title: 'File has more than one hard link',
+    hint: 'Give the file bytes of its own: copy it and move the copy over it (cp file file.copy && mv file.copy file). companion serves a file only when its one name lies in the content.',
+  },
 
   // CMP1xx: knowledge/server-scope.json.
   scopeMissing: {

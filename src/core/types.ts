@@ -12,12 +12,23 @@ export interface SourceFile {
   readonly bytes: Uint8Array;
   /** Modification time in ms since the epoch; becomes `annotations.lastModified`. */
   readonly mtimeMs: number;
+  /** Permission bits (`0o755`); `companion install` gives published copies the same. Unset: `0o644`. */
+  readonly mode?: number;
 }
 
 /** Why the loader could not hand over a file's bytes. The file is never served. */
 export type FileProblemKind =
   /** A symlink (or a path through one) that resolves outside the content root. */
   | 'symlink-escape'
+  /**
+   * A symlink that resolves inside the root but outside the area its path is served from (a skill's
+   * directory, `knowledge/documents/`, or the file's own path). `detail`: the root-relative target.
+   */
+  | 'link-outside-area'
+  /** A symlink to a name that is never content (`.env`, `.git/…`, `notes.md~`). `detail`: the target. */
+  | 'link-to-hidden'
+  /** A regular file with more than one hard link: its bytes also live under a name that is not content. */
+  | 'hardlinked'
   /** A symlink that never resolves (dangling, or a loop). */
   | 'symlink-broken'
   /** The file exists but could not be read (EACCES and friends). */
@@ -30,7 +41,10 @@ export type FileProblemKind =
 export interface FileProblem {
   readonly path: string;
   readonly kind: FileProblemKind;
-  /** Human detail for the diagnostic (an errno code, the size). Never served to a host. */
+  /**
+   * Human detail for the diagnostic (an errno code, the size, a link's root-relative target or, for a link
+   * out of the root, its text as written). Never served to a host.
+   */
   readonly detail?: string;
 }
 
@@ -134,6 +148,8 @@ export interface SkillFile {
   readonly uri: string;
   /** Where the bytes come from, relative to the content root (`skills/base.md` for the shared base). */
   readonly source: string;
+  /** The source's permission bits, when the loader knew them (`SourceFile.mode`). */
+  readonly mode?: number;
 }
 
 export interface SkillEntry {

@@ -214,13 +214,53 @@ interface Context {
   readonly readBytes: boolean;
 }
 
-// Linux exposes what an open descriptor really points at; after opening we check it, so a directory swapped
-// for a symlink between the walk and the open cannot redirect the read outside the root.
-const procFdAvailable = (() => {
+/**
+ * The content area a path is served from, relative to the root: every file of a skill is served from that
+ * skill's directory (`skills/<name>`), every document from `knowledge/documents`, and everything else
+ * (`skills/base.md`, `knowledge/server-scope.json`, a stray file) from exactly its own path. A file is served
+ * only when its real path lies inside its area; a link may point anywhere inside the area, never out of it.
+ */
+export function buildContentArea(path: string): string {
+  if (path.startsWith('knowledge/documents/') || path === 'knowledge/documents') return 'knowledge/documents';
+  if (path.startsWith('skills/')) {
+    const end = path.indexOf('/', 'skills/'.length);
+    return end === -1 ? path : path.slice(0, end);
+  }
+  return path;
+}
+
+/** Why a real path may not be served at `path`, or undefined when it may. */
+type Refusal =
+  | { readonly kind: 'symlink-escape' }
+  | { readonly kind: 'link-outside-area' | 'link-to-hidden'; readonly target: string };
+
+/**
+ * Judges where `path`'s bytes really come from. Outside the root: an escape (never named: where it points is
+ * none of our business, and an absolute outside path must not travel). Inside the root: the target, as a
+ * root-relative path, may hold no name the walk ignores (`.git/config`, `.env`, `notes.md~`) — what the walk
+ * never serves, a link cannot serve either — and must lie inside `path`'s content area.
+ */
+function judgeRealPath(rootReal: string, path: string, real: string): Refusal | undefined {
+  if (real !== rootReal && !isInside(rootReal, real)) return { kind: 'symlink-escape' };
+  const target = real === rootReal ? '' : real.slice(rootReal === '/' ? 1 : rootReal.length + 1);
+  if (target.split('/').some(isIgnoredName)) return { kind: 'link-to-hidden', target };
+  const area = buildContentArea(path);
+  if (target !== area && !target.startsWith(`${area}/`)) {
+    return { kind: 'link-outside-area', target: target === '' ? '.' : target };
+  }
+  return undefined;
+}
+
+// Linux exposes what an open descriptor really points at. Every opened file is asked, so whatever was swapped
+// between the walk and the open (the file, or any directory above it), the bytes read are those of the file
+// the descriptor holds, and that file is judged where it really is.
+// `/proc/<pid>/fd` rather than `/proc/self/fd`: resolving the `self` link costs a third of each question.
+const procFd = (() => {
+  const dir = `/proc/${process.pid}/fd`;
   try {
-    return fs.statSync('/proc/self/fd').isDirectory();
+    return fs.statSync(dir).isDirectory() ? dir : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 })();
 
@@ -230,11 +270,12 @@ function readPath(context: Context, path: string, into: ReadResult): void {
   if (!isContentPath(path)) return;
   const segments = path.split('/');
   // Resolve the ancestors the way the full walk would have reached them. When one of them is not a directory
-  // inside the root, the full walk never gets below it, and that ancestor's own entry carries the problem.
+  // inside its area, the full walk never gets below it, and that ancestor's own entry carries the problem.
   let parentReal = context.rootReal;
   const chain = [context.rootReal];
   for (let i = 0; i < segments.length - 1; i++) {
-    const next = resolveDirectory(context, `${parentReal}/${segments[i]}`, chain);
+    const ancestor = segments.slice(0, i + 1).join('/');
+    const next = resolveDirectory(context, ancestor, `${parentReal}/${segments[i]}`, chain);
     if (next === undefined) return;
     parentReal = next;
     chain.push(next);
@@ -242,14 +283,19 @@ function readPath(context: Context, path: string, into: ReadResult): void {
   visitEntry(context, path, parentReal, segments[segments.length - 1]!, chain, into);
 }
 
-/** The real path of a directory the walk would descend into, or undefined when it would not. */
-function resolveDirectory(context: Context, candidate: string, chain: readonly string[]): string | undefined {
+/** The real path of a directory the walk would descend into at `path`, or undefined when it would not. */
+function resolveDirectory(
+  context: Context,
+  path: string,
+  candidate: string,
+  chain: readonly string[],
+): string | undefined {
   try {
     const lst = fs.lstatSync(candidate);
     if (lst.isDirectory()) return candidate;
     if (!lst.isSymbolicLink()) return undefined;
     const real = fs.realpathSync.native(candidate);
-    if (!isInside(context.rootReal, real) || chain.includes(real)) return undefined;
+    if (judgeRealPath(context.rootReal, path, real) !== undefined || chain.includes(real)) return undefined;
     return fs.statSync(real).isDirectory() ? real : undefined;
   } catch {
     return undefined;
@@ -281,50 +327,66 @@ function visitEntry(
   const print = fingerprint(lst);
 
   if (lst.isSymbolicLink()) {
-    let real: string;
-    try {
-      real = fs.realpathSync.native(candidate);
-    } catch (error) {
-      const code = errorCode(error);
-      if (code === 'EACCES' || code === 'EPERM') addProblem(into, path, 'unreadable', code, print);
-      else addProblem(into, path, 'symlink-broken', code === 'ELOOP' ? 'loop' : 'dangling', print);
-      // Remember where a dangling link would point, so creating that file also re-reads the link.
-      const target = readLinkTarget(candidate);
-      if (target !== undefined && isInside(context.rootReal, target)) into.links.set(path, target);
-      return;
-    }
-    if (!isInside(context.rootReal, real)) {
-      // Never stat or read the target: where an escaping link points is none of our business.
-      addProblem(into, path, 'symlink-escape', undefined, `${print}>${real}`);
-      return;
-    }
-    let target: fs.Stats;
-    try {
-      target = fs.statSync(real);
-    } catch (error) {
-      if (isVanished(error)) addProblem(into, path, 'symlink-broken', 'dangling', print);
-      else addProblem(into, path, 'unreadable', errorCode(error), print);
-      return;
-    }
-    into.links.set(path, real);
-    const linkPrint = `${print}>${real}|${fingerprint(target)}`;
-    if (target.isDirectory()) {
-      if (real === context.rootReal || chain.includes(real)) {
-        addProblem(into, path, 'symlink-broken', 'loop', linkPrint);
-        return;
-      }
-      walkDirectory(context, path, real, [...chain, real], into, linkPrint);
-    } else if (target.isFile()) {
-      visitFile(context, path, real, target, linkPrint, into);
-    } else {
-      addProblem(into, path, 'not-regular', undefined, linkPrint);
-    }
+    visitLink(context, path, candidate, print, chain, into);
     return;
   }
-
   if (lst.isDirectory()) walkDirectory(context, path, candidate, [...chain, candidate], into, print);
   else if (lst.isFile()) visitFile(context, path, candidate, lst, print, into);
   else addProblem(into, path, 'not-regular', undefined, print);
+}
+
+/** A symlink at `path`: served as what it resolves to, when that lies in `path`'s area. */
+function visitLink(
+  context: Context,
+  path: string,
+  candidate: string,
+  print: string,
+  chain: readonly string[],
+  into: ReadResult,
+): void {
+  let real: string;
+  try {
+    real = fs.realpathSync.native(candidate);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'EACCES' || code === 'EPERM') addProblem(into, path, 'unreadable', code, print);
+    else addProblem(into, path, 'symlink-broken', code === 'ELOOP' ? 'loop' : 'dangling', print);
+    // Remember where a dangling link would point, so creating that file also re-reads the link.
+    const target = readLinkTarget(candidate);
+    if (target !== undefined && isInside(context.rootReal, target)) into.links.set(path, target);
+    return;
+  }
+  const refusal = judgeRealPath(context.rootReal, path, real);
+  if (refusal?.kind === 'symlink-escape') {
+    // Never stat or read the target. The message names the link as the author wrote it, not where it lands.
+    addProblem(into, path, 'symlink-escape', readLinkText(candidate), `${print}>${real}`);
+    return;
+  }
+  into.links.set(path, real);
+  if (refusal !== undefined) {
+    addProblem(into, path, refusal.kind, refusal.target, `${print}>${real}`);
+    return;
+  }
+  let target: fs.Stats;
+  try {
+    target = fs.statSync(real);
+  } catch (error) {
+    if (isVanished(error)) addProblem(into, path, 'symlink-broken', 'dangling', print);
+    else addProblem(into, path, 'unreadable', errorCode(error), print);
+    return;
+  }
+  const linkPrint = `${print}>${real}|${fingerprint(target)}`;
+  if (target.isDirectory()) {
+    if (chain.includes(real)) {
+      addProblem(into, path, 'symlink-broken', 'loop', linkPrint);
+      return;
+    }
+    walkDirectory(context, path, real, [...chain, real], into, linkPrint);
+  } else if (target.isFile()) {
+    visitFile(context, path, real, target, linkPrint, into);
+  } else {
+    addProblem(into, path, 'not-regular', undefined, linkPrint);
+  }
 }
 
 function walkDirectory(
@@ -335,19 +397,38 @@ function walkDirectory(
   into: ReadResult,
   print: string,
 ): void {
-  let names: string[];
+  let entries: fs.Dirent[];
   try {
-    names = fs.readdirSync(real);
+    entries = fs.readdirSync(real, { withFileTypes: true });
   } catch (error) {
     if (isVanished(error)) return;
     addProblem(into, path, 'unreadable', errorCode(error), `dir:${print}`);
     return;
   }
-  names.sort(comparePaths);
-  for (const name of names) {
+  entries.sort((a, b) => comparePaths(a.name, b.name));
+  for (const entry of entries) {
+    const name = entry.name;
     if (isIgnoredName(name)) continue;
-    visitEntry(context, `${path}/${name}`, real, name, chain, into);
+    const child = `${path}/${name}`;
+    // A plain file needs no lstat when its bytes are read: the descriptor's fstat says everything (and is the
+    // only stat worth trusting). Anything else, or a file that turns out not to be one, takes the full dispatch.
+    if (context.readBytes && entry.isFile() && readPlainFile(context, child, `${real}/${name}`, into))
+      continue;
+    visitEntry(context, child, real, name, chain, into);
   }
+}
+
+/**
+ * Reads a directory entry that `readdir` reported as a regular file, without an lstat. Answers false when the
+ * entry is no plain file any more (swapped for a link, a directory or a FIFO since the listing): the caller
+ * dispatches it again.
+ */
+function readPlainFile(context: Context, path: string, candidate: string, into: ReadResult): boolean {
+  const outcome = readFileBytes(context, path, candidate);
+  // Without a descriptor there is no fstat to print from: the full dispatch lstats it, as the stat walk does.
+  if (outcome === 'retry' || (outcome !== undefined && outcome.print === undefined)) return false;
+  recordRead(into, path, outcome, undefined);
+  return true;
 }
 
 function visitFile(
@@ -359,60 +440,112 @@ function visitFile(
   into: ReadResult,
 ): void {
   if (!context.readBytes) {
-    // The stat walk reports what a read would report without opening anything: size is all it can check.
-    if (stats.size > context.maxFileBytes) addProblem(into, path, 'too-large', String(stats.size), print);
+    // The stat walk reports what a read would report without opening anything: size and links are all it can
+    // check.
+    if (stats.nlink > 1) addProblem(into, path, 'hardlinked', String(stats.nlink), print);
+    else if (stats.size > context.maxFileBytes)
+      addProblem(into, path, 'too-large', String(stats.size), print);
     else into.prints.set(path, print);
     return;
   }
-  const outcome = readFileBytes(context, real, stats);
+  const outcome = readFileBytes(context, path, real);
+  // Not a plain file any more: the change that did it brings its own event and re-read.
+  if (outcome === 'retry') return;
+  recordRead(into, path, outcome, print);
+}
+
+/** Files a read's outcome under `path`; `linkPrint` is the print of the link that led there, if one did. */
+function recordRead(
+  into: ReadResult,
+  path: string,
+  outcome: ReadOutcome,
+  linkPrint: string | undefined,
+): void {
   if (outcome === undefined) return;
+  const print = linkPrint ?? outcome.print ?? '';
   if ('problem' in outcome) {
     addProblem(into, path, outcome.problem, outcome.detail, print);
     return;
   }
-  into.files.set(path, { path, bytes: outcome.bytes, mtimeMs: outcome.mtimeMs });
+  into.files.set(path, { path, bytes: outcome.bytes, mtimeMs: outcome.mtimeMs, mode: outcome.mode });
   into.prints.set(path, print);
 }
 
 type ReadOutcome =
-  | { readonly bytes: Uint8Array; readonly mtimeMs: number }
-  | { readonly problem: FileProblemKind; readonly detail?: string }
+  | {
+      readonly bytes: Uint8Array;
+      readonly mtimeMs: number;
+      readonly mode: number;
+      readonly print: string;
+    }
+  | {
+      readonly problem: FileProblemKind;
+      readonly detail?: string;
+      /** The descriptor's fingerprint; undefined when no descriptor was had (the open failed). */
+      readonly print?: string;
+    }
   | undefined;
 
 /**
- * The one primitive that reads bytes. `real` is a resolved path inside the root. The open refuses to follow a
- * symlink and never blocks (a FIFO swapped in stays harmless); what was opened is then checked — a regular
- * file, really inside the root (the inode the walk found there, or else where `/proc/self/fd` says it is), not
- * over the cap — before a single byte is read. Undefined when the file
- * vanished or was swapped for a link since it was resolved: the change that did it brings its own event.
+ * The one primitive that reads bytes, for the file served at `path` and found at `candidate` (a path inside
+ * the root). The open refuses to follow a symlink and never blocks (a FIFO swapped in stays harmless); what was
+ * opened is then judged from the descriptor alone — a regular file with one link, really inside `path`'s area
+ * (`/proc/self/fd` says where), not over the cap — before a single byte is read. Undefined when the file
+ * vanished; `retry` when what the descriptor holds is no plain file (a link, a directory, a FIFO swapped in).
  */
-function readFileBytes(context: Context, real: string, walked: fs.Stats): ReadOutcome {
+function readFileBytes(context: Context, path: string, candidate: string): ReadOutcome | 'retry' {
   let fd: number;
   try {
-    fd = fs.openSync(real, openFlags);
+    fd = fs.openSync(candidate, openFlags);
   } catch (error) {
     const code = errorCode(error);
-    if (isVanished(error) || code === 'ELOOP') return undefined;
+    if (isVanished(error)) return undefined;
+    if (code === 'ELOOP') return 'retry';
     return { problem: 'unreadable', detail: code };
   }
   try {
     const stats = fs.fstatSync(fd);
-    if (!stats.isFile()) return { problem: 'not-regular' };
-    // The same inode the walk found inside the root is that file, however the path reaches it now; only a
-    // different one (a directory swapped for a link since the walk) needs asking where it really is. Skipping the
-    // question for the common case saves a readlink per file (7% of a cold check on a large tree).
-    if (procFdAvailable && (stats.ino !== walked.ino || stats.dev !== walked.dev)) {
-      const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
-      if (!isInside(context.rootReal, opened.replace(/ \(deleted\)$/, '')))
-        return { problem: 'symlink-escape' };
+    if (!stats.isFile()) return 'retry';
+    const print = fingerprint(stats);
+    const opened = locateDescriptor(fd, candidate);
+    if (opened === undefined) return undefined;
+    // The walk only forms candidates inside their area (it descends into nothing else), so a file found where
+    // it was looked for is judged already; anything else is judged where it really is.
+    const refusal = opened === candidate ? undefined : judgeRealPath(context.rootReal, path, opened);
+    if (refusal !== undefined) {
+      // An outside path is never named; inside the root, the place it was found is.
+      return 'target' in refusal
+        ? { problem: refusal.kind, detail: refusal.target, print }
+        : { problem: 'symlink-escape', print };
     }
-    if (stats.size > context.maxFileBytes) return { problem: 'too-large', detail: String(stats.size) };
-    return { bytes: readAll(fd, stats.size), mtimeMs: stats.mtimeMs };
+    if (stats.nlink > 1) return { problem: 'hardlinked', detail: String(stats.nlink), print };
+    if (stats.size > context.maxFileBytes) return { problem: 'too-large', detail: String(stats.size), print };
+    return { bytes: readAll(fd, stats.size), mtimeMs: stats.mtimeMs, mode: stats.mode & 0o777, print };
   } catch (error) {
     if (isVanished(error)) return undefined;
     return { problem: 'unreadable', detail: errorCode(error) };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Where the file open on `fd` really is. Linux answers from the descriptor (`/proc/self/fd`), so no swap of a
+ * path can fool it; elsewhere the opened path is resolved again and must still lead to the same inode.
+ * Undefined when the file was deleted or moved meanwhile.
+ */
+function locateDescriptor(fd: number, candidate: string): string | undefined {
+  if (procFd !== undefined) {
+    const opened = fs.readlinkSync(`${procFd}/${fd}`);
+    return opened.endsWith(' (deleted)') ? undefined : opened;
+  }
+  try {
+    const real = fs.realpathSync.native(candidate);
+    const byPath = fs.statSync(real);
+    const held = fs.fstatSync(fd);
+    return byPath.ino === held.ino && byPath.dev === held.dev ? real : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -440,6 +573,15 @@ function readLinkTarget(link: string): string | undefined {
   }
 }
 
+/** A link's text as the author wrote it (what `git` stores), for the message of a link that leaves the root. */
+function readLinkText(link: string): string | undefined {
+  try {
+    return fs.readlinkSync(link);
+  } catch {
+    return undefined;
+  }
+}
+
 function toPlain(buffer: Buffer, length: number): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
 }
@@ -448,7 +590,7 @@ function isWalkableDirectory(reader: Reader, path: string): boolean {
   if (!isContentPath(path)) return false;
   try {
     const real = fs.realpathSync.native(`${reader.rootReal}/${path}`);
-    return isInside(reader.rootReal, real) && fs.statSync(real).isDirectory();
+    return judgeRealPath(reader.rootReal, path, real) === undefined && fs.statSync(real).isDirectory();
   } catch {
     return false;
   }
@@ -467,7 +609,7 @@ function addProblem(
 
 function fingerprint(stats: fs.Stats): string {
   const kind = stats.isFile() ? 'f' : stats.isDirectory() ? 'd' : stats.isSymbolicLink() ? 'l' : 'o';
-  return `${kind}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`;
+  return `${kind}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}:${stats.nlink}`;
 }
 
 function isInside(rootReal: string, real: string): boolean {

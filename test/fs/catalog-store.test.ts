@@ -209,20 +209,43 @@ describe('createCatalogStore', () => {
     expect(s.snapshot()).toEqual(readSnapshot(p.root, { maxFileBytes: 10 }));
   });
 
-  it('updates a symlink inside the root when only its target was reported', () => {
-    const p = project({ 'skills/base.md': 'v1', 'skills/a/SKILL.md': 'A' });
-    p.symlink('../base.md', 'skills/a/base.md');
-    p.symlink('a', 'skills/alias');
+  it('updates a symlink inside its area when only its target was reported', () => {
+    const p = project({ 'skills/a/refs/shared.md': 'v1', 'skills/a/SKILL.md': 'A' });
+    p.symlink('refs/shared.md', 'skills/a/shared.md');
+    p.symlink('refs', 'skills/a/alias');
     const s = store(p);
-    p.write('skills/base.md', 'v2');
+    p.write('skills/a/refs/shared.md', 'v2');
     p.write('skills/a/SKILL.md', 'A2');
-    const change = s.applyChanges(['skills/base.md', 'skills/a/SKILL.md'])!;
+    const change = s.applyChanges(['skills/a/refs/shared.md', 'skills/a/SKILL.md'])!;
     expect(change.changedPaths).toEqual([
       'skills/a/SKILL.md',
-      'skills/a/base.md',
-      'skills/alias/SKILL.md',
-      'skills/alias/base.md',
-      'skills/base.md',
+      'skills/a/alias/shared.md',
+      'skills/a/refs/shared.md',
+      'skills/a/shared.md',
+    ]);
+    expect(s.snapshot()).toEqual(readSnapshot(p.root));
+  });
+
+  it('stops serving a file at once when it becomes a link out of its area', () => {
+    const p = project({
+      '.env': 'TOKEN=x',
+      'skills/b/SKILL.md': 'B',
+      'skills/a/SKILL.md': 'A',
+      'skills/a/x.md': 'X',
+    });
+    const s = store(p);
+    p.remove('skills/a/x.md');
+    p.symlink('../b/SKILL.md', 'skills/a/x.md');
+    expect(s.applyChanges(['skills/a/x.md'])?.changedPaths).toEqual(['skills/a/x.md']);
+    expect(s.snapshot().files.has('skills/a/x.md')).toBe(false);
+    expect(s.snapshot().problems).toEqual([
+      { path: 'skills/a/x.md', kind: 'link-outside-area', detail: 'skills/b/SKILL.md' },
+    ]);
+    p.remove('skills/a/x.md');
+    p.symlink('../../.env', 'skills/a/x.md');
+    s.applyChanges(['skills/a/x.md']);
+    expect(s.snapshot().problems).toEqual([
+      { path: 'skills/a/x.md', kind: 'link-to-hidden', detail: '.env' },
     ]);
     expect(s.snapshot()).toEqual(readSnapshot(p.root));
   });
@@ -247,7 +270,7 @@ describe('createCatalogStore', () => {
       'skills/a/SKILL.md': 'A',
       'skills/a/gone.md': 'G',
       'skills/a/edit.md': 'E1',
-      'skills/t.md': 'T',
+      'skills/a/t.md': 'T',
     });
     const s = store(p);
     p.write('skills/a/added.md', 'N');
@@ -268,8 +291,8 @@ describe('createCatalogStore', () => {
     // Same size and mtime, different inode and content: only the fingerprint's inode and kind notice.
     const stat = fs.statSync(p.path('skills/a/SKILL.md'));
     p.remove('skills/a/SKILL.md');
-    p.symlink('../t.md', 'skills/a/SKILL.md');
-    fs.utimesSync(p.path('skills/t.md'), stat.atime, stat.mtime);
+    p.symlink('t.md', 'skills/a/SKILL.md');
+    fs.utimesSync(p.path('skills/a/t.md'), stat.atime, stat.mtime);
     expect(s.reconcile()?.changedPaths).toEqual(['skills/a/SKILL.md']);
     expect(fileText(s.snapshot(), 'skills/a/SKILL.md')).toBe('T');
   });

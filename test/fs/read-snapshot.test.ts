@@ -86,49 +86,155 @@ describe('readSnapshot', () => {
     expect(keys).toEqual(['skills/B/z.md', 'skills/a-c/x.md', 'skills/a.md', 'skills/a/b.md']);
   });
 
-  it('follows a symlinked file inside the root, reading the target bytes under the link path', () => {
-    const p = project({ 'skills/base.md': 'BASE', 'skills/demo/SKILL.md': 'S' });
-    p.symlink('../base.md', 'skills/demo/base-link.md');
+  it('follows a symlink inside its own area, reading the target bytes under the link path', () => {
+    const p = project({
+      'skills/demo/SKILL.md': 'S',
+      'skills/demo/references/a.md': 'A',
+      'knowledge/documents/any/b.md': 'B',
+    });
+    p.symlink('../SKILL.md', 'skills/demo/references/body.md');
+    p.symlink('../any/b.md', 'knowledge/documents/other/b-alias.md');
     const snapshot = readSnapshot(p.root);
-    expect(text(snapshot.files.get('skills/demo/base-link.md')!.bytes)).toBe('BASE');
+    expect(text(snapshot.files.get('skills/demo/references/body.md')!.bytes)).toBe('S');
+    expect(text(snapshot.files.get('knowledge/documents/other/b-alias.md')!.bytes)).toBe('B');
     expect(snapshot.problems).toEqual([]);
   });
 
-  it('walks a symlinked directory inside the root, and stops a link back up as a loop', () => {
+  it('walks a symlinked directory inside its area, and stops a link back up as a loop', () => {
     const p = project({ 'skills/real/SKILL.md': 'R', 'skills/real/refs/a.md': 'A' });
-    p.symlink('real', 'skills/alias');
+    p.symlink('refs', 'skills/real/more');
     p.symlink('..', 'skills/real/refs/up');
     const snapshot = readSnapshot(p.root);
     expect([...snapshot.files.keys()]).toEqual([
-      'skills/alias/SKILL.md',
-      'skills/alias/refs/a.md',
       'skills/real/SKILL.md',
+      'skills/real/more/a.md',
       'skills/real/refs/a.md',
     ]);
     expect(snapshot.problems).toEqual([
-      { path: 'skills/alias/refs/up', kind: 'symlink-broken', detail: 'loop' },
+      { path: 'skills/real/more/up', kind: 'symlink-broken', detail: 'loop' },
       { path: 'skills/real/refs/up', kind: 'symlink-broken', detail: 'loop' },
     ]);
   });
 
-  it('reports a symlinked file or directory outside the root as symlink-escape and never reads it', () => {
-    const out = outside();
-    const p = project({ 'skills/demo/SKILL.md': 'S' });
-    p.symlink(out.path('secret.md'), 'skills/demo/absolute.md');
-    p.symlink(join('..', '..', '..', out.root.split('/').pop()!, 'secret.md'), 'skills/demo/relative.md');
-    p.symlink(out.path('dir'), 'skills/escaped-dir');
-    p.symlink(out.root, 'knowledge');
+  it('refuses a link that stays in the root but leaves its area, naming the root-relative target, and never reads it', () => {
+    const p = project({
+      'skills/base.md': 'BASE',
+      'skills/real/SKILL.md': 'R',
+      'skills/demo/SKILL.md': 'S',
+      'knowledge/documents/any/a.md': 'A',
+      'knowledge/scope.json': '{}',
+      'notes/private.md': 'private',
+    });
+    p.symlink('../base.md', 'skills/demo/base-link.md');
+    p.symlink('../../real/SKILL.md', 'skills/demo/references/other-skill.md');
+    p.symlink('real', 'skills/alias');
+    p.symlink('../../../skills/demo/SKILL.md', 'knowledge/documents/any/skill.md');
+    p.symlink('../../../notes/private.md', 'knowledge/documents/any/private.md');
+    p.symlink('scope.json', 'knowledge/server-scope.json');
+    p.symlink('demo/SKILL.md', 'skills/shared.md');
+    const open = vi.spyOn(fs, 'openSync');
 
     const snapshot = readSnapshot(p.root);
 
+    expect([...snapshot.files.keys()]).toEqual([
+      'knowledge/documents/any/a.md',
+      'knowledge/scope.json',
+      'skills/base.md',
+      'skills/demo/SKILL.md',
+      'skills/real/SKILL.md',
+    ]);
+    expect(snapshot.problems).toEqual([
+      { path: 'knowledge/documents/any/private.md', kind: 'link-outside-area', detail: 'notes/private.md' },
+      { path: 'knowledge/documents/any/skill.md', kind: 'link-outside-area', detail: 'skills/demo/SKILL.md' },
+      { path: 'knowledge/server-scope.json', kind: 'link-outside-area', detail: 'knowledge/scope.json' },
+      { path: 'skills/alias', kind: 'link-outside-area', detail: 'skills/real' },
+      { path: 'skills/demo/base-link.md', kind: 'link-outside-area', detail: 'skills/base.md' },
+      {
+        path: 'skills/demo/references/other-skill.md',
+        kind: 'link-outside-area',
+        detail: 'skills/real/SKILL.md',
+      },
+      { path: 'skills/shared.md', kind: 'link-outside-area', detail: 'skills/demo/SKILL.md' },
+    ]);
+    // Only the files served were opened: no refused target, and nothing under notes/.
+    const opened = open.mock.calls.map(([path]) => String(path).slice(p.root.length + 1)).sort();
+    expect(opened).toEqual([...snapshot.files.keys()]);
+  });
+
+  it('refuses a link into a hidden, backup or ignored name (.env, .git/config), in the root or in its area', () => {
+    const p = project({
+      '.env': 'TOKEN=secret',
+      '.git/config': '[remote]\n  url = https://token@example.com\n',
+      'skills/demo/SKILL.md': 'S',
+      'skills/demo/.secret.md': 'hidden in the area',
+      'skills/demo/notes.md~': 'a backup',
+    });
+    p.symlink('../../../.env', 'skills/demo/references/env.md');
+    p.symlink('../../.git/config', 'skills/demo/config.md');
+    p.symlink('.secret.md', 'skills/demo/visible.md');
+    p.symlink('notes.md~', 'skills/demo/notes.md');
+    p.symlink('../../.git', 'knowledge/documents/git');
+    const snapshot = readSnapshot(p.root);
     expect([...snapshot.files.keys()]).toEqual(['skills/demo/SKILL.md']);
     expect(snapshot.problems).toEqual([
-      { path: 'knowledge', kind: 'symlink-escape' },
-      { path: 'skills/demo/absolute.md', kind: 'symlink-escape' },
-      { path: 'skills/demo/relative.md', kind: 'symlink-escape' },
-      { path: 'skills/escaped-dir', kind: 'symlink-escape' },
+      { path: 'knowledge/documents/git', kind: 'link-to-hidden', detail: '.git' },
+      { path: 'skills/demo/config.md', kind: 'link-to-hidden', detail: '.git/config' },
+      { path: 'skills/demo/notes.md', kind: 'link-to-hidden', detail: 'skills/demo/notes.md~' },
+      { path: 'skills/demo/references/env.md', kind: 'link-to-hidden', detail: '.env' },
+      { path: 'skills/demo/visible.md', kind: 'link-to-hidden', detail: 'skills/demo/.secret.md' },
     ]);
+    const all = JSON.stringify([...snapshot.files.values()].map((f) => text(f.bytes)));
+    expect(all).not.toContain('secret');
+    expect(all).not.toContain('token');
+  });
+
+  it('never serves, and never reports, dotfiles and dot-directories placed in content', () => {
+    const p = project({
+      'skills/demo/SKILL.md': 'S',
+      'skills/demo/.env': 'TOKEN=secret',
+      'skills/demo/.DS_Store': 'x',
+      'skills/demo/references/.gitkeep': '',
+      'skills/demo/.cache/x.md': 'x',
+      'knowledge/documents/any/.draft.md': 'x',
+      'knowledge/.git/config': 'x',
+    });
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()]).toEqual(['skills/demo/SKILL.md']);
+    expect(snapshot.problems).toEqual([]);
+  });
+
+  it('refuses a file with more than one hard link, inside the root or out of it, and never reads it', () => {
+    const out = outside();
+    const p = project({ 'skills/demo/SKILL.md': 'S', 'skills/demo/references/a.md': 'A' });
+    fs.mkdirSync(p.path('knowledge/documents/any'), { recursive: true });
+    fs.linkSync(out.path('secret.md'), p.path('skills/demo/references/secret.md'));
+    fs.linkSync(p.path('skills/demo/references/a.md'), p.path('knowledge/documents/any/a.md'));
+    const readSync = vi.spyOn(fs, 'readSync');
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()]).toEqual(['skills/demo/SKILL.md']);
+    expect(snapshot.problems).toEqual([
+      { path: 'knowledge/documents/any/a.md', kind: 'hardlinked', detail: '2' },
+      { path: 'skills/demo/references/a.md', kind: 'hardlinked', detail: '2' },
+      { path: 'skills/demo/references/secret.md', kind: 'hardlinked', detail: '2' },
+    ]);
+    expect(readSync).toHaveBeenCalledTimes(1);
     expectNoSecret(snapshot);
+    // A symlink in the area to a hardlinked file is refused the same way.
+    p.symlink('a.md', 'skills/demo/references/via-link.md');
+    expect(readSnapshot(p.root).problems).toContainEqual({
+      path: 'skills/demo/references/via-link.md',
+      kind: 'hardlinked',
+      detail: '2',
+    });
+  });
+
+  it('records each file’s permission bits, so an executable script stays one', () => {
+    const p = project({ 'skills/demo/SKILL.md': 'S', 'skills/demo/scripts/run.sh': '#!/bin/sh\n' });
+    fs.chmodSync(p.path('skills/demo/scripts/run.sh'), 0o755);
+    fs.chmodSync(p.path('skills/demo/SKILL.md'), 0o640);
+    const snapshot = readSnapshot(p.root);
+    expect(snapshot.files.get('skills/demo/scripts/run.sh')!.mode).toBe(0o755);
+    expect(snapshot.files.get('skills/demo/SKILL.md')!.mode).toBe(0o640);
   });
 
   it('reports dangling links and link loops as symlink-broken', () => {
@@ -233,11 +339,34 @@ describe('readSnapshot', () => {
     },
   );
 
-  it('asks where an opened file really is only when it is not the file the walk found', () => {
-    const p = project({ 'skills/demo/SKILL.md': 'S', 'knowledge/documents/any/a.md': 'A' });
-    const readlink = vi.spyOn(fs, 'readlinkSync');
-    expect(readSnapshot(p.root).files.size).toBe(2);
-    expect(readlink.mock.calls.filter(([path]) => String(path).startsWith('/proc/self/fd/'))).toEqual([]);
+  it.runIf(fs.existsSync('/proc/self/fd'))(
+    'asks the kernel where every opened file is, and lstats no plain file it reads',
+    () => {
+      const p = project({ 'skills/demo/SKILL.md': 'S', 'knowledge/documents/any/a.md': 'A' });
+      const readlink = vi.spyOn(fs, 'readlinkSync');
+      const lstat = vi.spyOn(fs, 'lstatSync');
+      expect(readSnapshot(p.root).files.size).toBe(2);
+      const asked = readlink.mock.calls.filter(([path]) => /^\/proc\/\d+\/fd\/\d+$/.test(String(path)));
+      expect(asked).toHaveLength(2);
+      expect(lstat.mock.calls.map(([path]) => String(path)).filter((path) => path.endsWith('.md'))).toEqual(
+        [],
+      );
+    },
+  );
+
+  it('cannot be made to serve a hidden file by a file swapped for an in-root link just before the read', () => {
+    const p = project({ '.env': 'TOKEN=secret', 'skills/demo/SKILL.md': 'S', 'skills/demo/a.md': 'A' });
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((path, ...rest) => {
+      if (String(path).endsWith('demo/a.md') && !fs.lstatSync(path).isSymbolicLink()) {
+        fs.unlinkSync(path);
+        fs.symlinkSync('../../.env', path);
+      }
+      return open(path, ...rest);
+    });
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()]).toEqual(['skills/demo/SKILL.md']);
+    expect(snapshot.problems).toEqual([{ path: 'skills/demo/a.md', kind: 'link-to-hidden', detail: '.env' }]);
   });
 
   it('throws RootError naming the path when the root is missing or not a directory', () => {
@@ -343,7 +472,7 @@ describe('readEntry', () => {
     const file = readEntry(p.root, 'skills/demo/SKILL.md');
     expect('file' in file && text(file.file.bytes)).toBe('S');
     expect(readEntry(p.root, 'skills/demo/secret.md')).toEqual({
-      problem: { path: 'skills/demo/secret.md', kind: 'symlink-escape' },
+      problem: { path: 'skills/demo/secret.md', kind: 'symlink-escape', detail: out.path('secret.md') },
     });
     expect(readEntry(p.root, 'skills/demo/refs')).toEqual({ directory: true });
     expect(readEntry(p.root, 'skills/demo/nope.md')).toEqual({ missing: true });
@@ -353,29 +482,41 @@ describe('readEntry', () => {
     expect(readEntry(p.root, 'skills/../README.md')).toEqual({ missing: true });
     // Below an escaping directory link: the link carries the problem; nothing below it exists.
     expect(readEntry(p.root, 'skills/escaped')).toEqual({
-      problem: { path: 'skills/escaped', kind: 'symlink-escape' },
+      problem: { path: 'skills/escaped', kind: 'symlink-escape', detail: out.path('dir') },
     });
     expect(readEntry(p.root, 'skills/escaped/secret.md')).toEqual({ missing: true });
   });
 
-  it('re-reads the subtree below a symlinked directory inside the root like the full walk does', () => {
-    const p = project({ 'skills/real/SKILL.md': 'R' });
-    p.symlink('real', 'skills/alias');
+  it('re-reads the subtree below a symlinked directory inside its area like the full walk does', () => {
+    const p = project({ 'skills/real/SKILL.md': 'R', 'skills/real/refs/a.md': 'A' });
+    p.symlink('refs', 'skills/real/alias');
+    p.symlink('real', 'skills/other');
     const reader = createReader(p.root);
     const result = createReadResult();
-    reader.read('skills/alias/SKILL.md', result);
-    expect(text(result.files.get('skills/alias/SKILL.md')!.bytes)).toBe('R');
-    expect(result.links.get('skills/alias')).toBeUndefined();
+    reader.read('skills/real/alias/a.md', result);
+    expect(text(result.files.get('skills/real/alias/a.md')!.bytes)).toBe('A');
+    expect(result.links.get('skills/real/alias')).toBeUndefined();
     const whole = createReadResult();
     reader.read('skills', whole);
-    expect(whole.links.get('skills/alias')).toBe(fs.realpathSync(p.path('skills/real')));
-    expect(whole.prints.get('skills/alias/SKILL.md')).toBe(result.prints.get('skills/alias/SKILL.md'));
+    expect(whole.links.get('skills/real/alias')).toBe(fs.realpathSync(p.path('skills/real/refs')));
+    expect(whole.prints.get('skills/real/alias/a.md')).toBe(result.prints.get('skills/real/alias/a.md'));
+    // Below a link that leaves its area there is nothing, as in the full walk.
+    const below = createReadResult();
+    reader.read('skills/other/SKILL.md', below);
+    expect(below.files.size + below.problems.size).toBe(0);
+    expect(readEntry(p.root, 'skills/other/SKILL.md')).toEqual({ missing: true });
   });
 
   it('gives the same fingerprints from the stat walk as from the read walk', () => {
-    const p = project({ 'skills/a/SKILL.md': 'S', 'skills/a/big.md': 'x'.repeat(2000) });
+    const p = project({
+      'skills/a/SKILL.md': 'S',
+      'skills/a/big.md': 'x'.repeat(2000),
+      'skills/a/h.md': 'H',
+    });
     p.symlink('../a/SKILL.md', 'skills/b/link.md');
+    p.symlink('SKILL.md', 'skills/a/link.md');
     p.symlink('nowhere', 'skills/b/dangling.md');
+    fs.linkSync(p.path('skills/a/h.md'), p.path('skills/b/h.md'));
     const reader = createReader(p.root, { maxFileBytes: 1000 });
     const read = createReadResult();
     const stat = createReadResult();

@@ -287,7 +287,8 @@ describe('faults on disk', () => {
       'skills/write-a-skill/references/a.md:symlink-broken:loop',
       'skills/write-a-skill/references/b.md:symlink-broken:loop',
       'skills/write-a-skill/references/self:symlink-broken:loop',
-      'skills/write-a-skill/references/up:symlink-broken:loop',
+      // Two levels up is the skills/ directory: inside the root, but out of the skill's area.
+      'skills/write-a-skill/references/up:link-outside-area:skills',
     ];
     await waitFor(
       () => loops.every((loop) => problemKinds(daemon.store).includes(loop)),
@@ -300,7 +301,7 @@ describe('faults on disk', () => {
         'skills/write-a-skill/references/a.md:symlink-broken:loop',
         'skills/write-a-skill/references/b.md:symlink-broken:loop',
         'skills/write-a-skill/references/self:symlink-broken:loop',
-        'skills/write-a-skill/references/up:symlink-broken:loop',
+        'skills/write-a-skill/references/up:link-outside-area:skills',
       ]),
     );
   });
@@ -324,7 +325,7 @@ describe('faults on disk', () => {
     daemon.project.rename('skills', 'skills-moved');
     fs.symlinkSync(outside.path('skills'), daemon.project.path('skills'));
     await waitFor(() => daemon.store.current().catalog.skills.length === 0, CONVERGE_MS, 'no skills');
-    expect(problemKinds(daemon.store)).toContain('skills:symlink-escape');
+    expect(problemKinds(daemon.store)).toContain(`skills:symlink-escape:${outside.path('skills')}`);
     for (const content of daemon.store.current().catalog.contents.values()) {
       expect(Buffer.from(content.bytes).toString('utf8')).not.toContain('OUTSIDE-MARKER');
     }
