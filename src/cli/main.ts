@@ -18,6 +18,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   serve: { summary: 'Serve the content to an MCP host.' },
   dev: { summary: 'Serve live while you edit: watch, rebuild, show coverage and problems.' },
   install: { summary: 'Put the server and its skills where each host looks.' },
+  uninstall: { summary: 'Take back exactly what install wrote, and nothing else.' },
   doctor: { summary: 'Say whether each host found here points at this server and has fresh skills.' },
 };
 
@@ -25,7 +26,7 @@ const USAGE = `Usage: companion <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, entry]) => `  ${name.padEnd(8)}${entry.summary}`)
+  .map(([name, entry]) => `  ${name.padEnd(11)}${entry.summary}`)
   .join('\n')}
 
 Options:

@@ -3,7 +3,7 @@
  * this content root, whether its published skill copies are fresh (against the catalog, the record and the
  * bytes on disk), and what the host is known not to support with what to do about it.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../core/types.js';
 import {
@@ -12,13 +12,17 @@ import {
   type ClientDefinition,
   type ClientId,
   type HomeContext,
+  isClientId,
   readClient,
 } from './clients.js';
-import { formatShownPath, readClientEntry } from './install.js';
-import { buildPublication, compareCodePoints, type Publication } from './publication.js';
-import { buildSkillGitignore, isSameTree, readCopyOwner } from './publish-skills.js';
-import { type PublicationRecord, RECORD_FILE, readPublicationRecord } from './record.js';
+import { decodeConfig } from './config-bytes.js';
+import type { EntryRead } from './config-entry.js';
+import { formatShownPath, readFormat } from './config-plan.js';
+import { buildPublication, compareCodePoints, type Publication, type PublishedFile } from './publication.js';
+import { buildCopyFiles, readCopyOwner } from './publish-skills.js';
+import { type InstallRecord, RECORD_FILE, readInstallRecord } from './record.js';
 import { formatEntryCommand, isSamePath, namesCompanion, readEntryTarget } from './server-entry.js';
+import { isSameBytes, readBytesIfExists } from './write-file.js';
 
 /** Codex cuts skill descriptions here. */
 const CODEX_DESCRIPTION_LIMIT = 1024;
@@ -66,10 +70,10 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
   const { project, catalog, where } = input;
   const server = catalog.server.name;
   const publication = buildPublication(catalog);
-  const recordRead = readPublicationRecord(project);
+  const recordRead = readInstallRecord(project);
   const record =
     recordRead.status === 'ok' && recordRead.record.server === server ? recordRead.record : undefined;
-  const recorded = new Set(record?.clients ?? []);
+  const recorded = new Set<string>(record?.clients.map((c) => c.id) ?? []);
 
   // Hosts whose config file exists, grouped by file (Claude Code and the generic setup share .mcp.json).
   const groups = new Map<string, ClientId[]>();
@@ -84,7 +88,8 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
     const clients = pickClients(candidates, recorded, project);
     const first = readClient(clients[0]!);
     const shown = formatShownPath(path, project, where.home);
-    const entry = checkEntry(first, clients, path, shown, input, recorded);
+    const name = record?.clients.find((c) => c.id === clients[0])?.name ?? server;
+    const entry = checkEntry(first, clients, path, shown, name, input, recorded);
     // A user-level config this project never asked for: say it is there, judge nothing else.
     const unused = entry.length === 1 && entry[0]!.level === 'note';
     const checks: DoctorCheck[] = unused
@@ -137,14 +142,20 @@ function checkEntry(
   clients: readonly ClientId[],
   path: string,
   shown: string,
+  server: string,
   input: DoctorInput,
   recorded: ReadonlySet<string>,
 ): DoctorCheck[] {
-  const server = input.catalog.server.name;
   const install = `\`companion install --client ${clients[0]}\``;
-  let read: ReturnType<typeof readClientEntry>;
+  let read: EntryRead;
   try {
-    read = readClientEntry(client, path, server, shown);
+    const bytes = readBytesIfExists(path) ?? new Uint8Array();
+    read = readFormat(client).read(decodeConfig(bytes), {
+      serversKey: client.serversKey,
+      key: server,
+      ownedFields: client.ownedFields,
+      shownPath: shown,
+    });
   } catch (error) {
     return [{ level: 'fix', text: `${shown} cannot be read (${(error as Error).message}).` }];
   }
@@ -214,7 +225,7 @@ function checkSkills(
   client: ClientDefinition,
   input: DoctorInput,
   publication: Publication,
-  record: PublicationRecord | undefined,
+  record: InstallRecord | undefined,
   cache: Map<string, DoctorCheck>,
 ): DoctorCheck[] {
   if (client.skillsDir === undefined) return [{ level: 'note', text: client.noSkillsDir ?? '' }];
@@ -227,16 +238,20 @@ function checkSkills(
   return [check];
 }
 
-/** Compares one skills directory with the publication: the bytes on disk, leftovers, and the record's digest. */
+/**
+ * Compares one skills directory with the publication: the bytes and modes on disk (files the user added to a
+ * copy do not make it stale), copies of skills no longer published, and the record's digest.
+ */
 function checkSkillsDirectory(
   dir: string,
   input: DoctorInput,
   publication: Publication,
-  record: PublicationRecord | undefined,
+  record: InstallRecord | undefined,
 ): DoctorCheck {
   const server = input.catalog.server.name;
   const absolute = join(input.project, ...dir.split('/'));
-  const gitignore = Buffer.from(buildSkillGitignore(server), 'utf8');
+  const recordedDir = record?.directories.find((d) => d.path === dir);
+  const recordedIds = new Set(recordedDir?.skills.map((s) => s.id) ?? []);
   const changed: string[] = [];
   const missing: string[] = [];
   const foreign: string[] = [];
@@ -244,16 +259,19 @@ function checkSkillsDirectory(
   for (const skill of publication.skills) {
     const target = join(absolute, skill.id);
     if (!existsSync(target)) missing.push(skill.id);
-    else if (readCopyOwner(target) !== server) foreign.push(skill.id);
-    else if (isSameTree(target, [...skill.files, { path: '.gitignore', bytes: gitignore }]))
-      fresh.push(skill.id);
+    else if (!recordedIds.has(skill.id) && readCopyOwner(target) !== server) foreign.push(skill.id);
+    else if (isFreshCopy(target, buildCopyFiles(skill, server))) fresh.push(skill.id);
     else changed.push(skill.id);
   }
   const wanted = new Set(publication.skills.map((s) => s.id));
-  const leftovers = listNames(absolute)
-    .filter((name) => !wanted.has(name) && readCopyOwner(join(absolute, name)) === server)
+  const leftovers = [
+    ...new Set([
+      ...[...recordedIds].filter((id) => existsSync(join(absolute, id))),
+      ...listNames(absolute).filter((name) => readCopyOwner(join(absolute, name)) === server),
+    ]),
+  ]
+    .filter((id) => !wanted.has(id))
     .sort(compareCodePoints);
-  const recordedDir = record?.directories.find((d) => d.path === dir);
   const recordStale = recordedDir !== undefined && recordedDir.digest !== publication.digest;
 
   if (publication.skills.length === 0 && leftovers.length === 0) {
@@ -280,6 +298,21 @@ function checkSkillsDirectory(
     );
   }
   return { level: 'fix', text: parts.join(' ') };
+}
+
+/** Whether every file of a copy is on disk as published (bytes and mode), other files there aside. */
+function isFreshCopy(dir: string, files: readonly PublishedFile[]): boolean {
+  return files.every((file) => {
+    const path = join(dir, ...file.path.split('/'));
+    try {
+      const stats = lstatSync(path);
+      return (
+        stats.isFile() && (stats.mode & 0o777) === file.mode && isSameBytes(readFileSync(path), file.bytes)
+      );
+    } catch {
+      return false;
+    }
+  });
 }
 
 function checkLimitations(client: ClientDefinition, catalog: Catalog): DoctorCheck[] {
@@ -314,8 +347,8 @@ function checkLimitations(client: ClientDefinition, catalog: Catalog): DoctorChe
 }
 
 function checkRecord(
-  read: ReturnType<typeof readPublicationRecord>,
-  record: PublicationRecord | undefined,
+  read: ReturnType<typeof readInstallRecord>,
+  record: InstallRecord | undefined,
   server: string,
   publication: Publication,
   root: string,
@@ -333,6 +366,14 @@ function checkRecord(
   }
   if (read.status === 'invalid')
     return [{ level: 'fix', text: `${read.reason}: run \`companion install\`.` }];
+  if (read.status === 'legacy') {
+    return [
+      {
+        level: 'fix',
+        text: `${RECORD_FILE} was written by an older companion that did not record what it wrote: run \`companion install\`.`,
+      },
+    ];
+  }
   if (record === undefined) {
     return [
       {
@@ -349,7 +390,20 @@ function checkRecord(
     });
   }
   if (record.digest === publication.digest) {
-    checks.push({ level: 'ok', text: 'The content has not changed since the last install.' });
+    // "Not changed" is only worth saying about copies that exist: a client with a skills directory and no
+    // complete copy recorded means the last install published nothing, whatever the digest says.
+    const expectsCopies =
+      publication.skills.length > 0 &&
+      record.clients.some((c) => isClientId(c.id) && readClient(c.id).skillsDir !== undefined);
+    const published = record.directories.some((d) => d.skills.some((s) => s.complete));
+    checks.push(
+      expectsCopies && !published
+        ? {
+            level: 'fix',
+            text: `The last install published none of the ${publication.skills.length} skill${publication.skills.length === 1 ? '' : 's'} into this project: run \`companion install\`.`,
+          }
+        : { level: 'ok', text: 'The content has not changed since the last install.' },
+    );
     return checks;
   }
   const now = new Set(publication.skills.map((s) => s.id));

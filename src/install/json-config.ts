@@ -1,131 +1,166 @@
 /**
- * Edits a host's JSON (or JSONC) MCP configuration in place: only companion's owned fields of its one entry
- * change. `jsonc-parser` finds the nodes; the edits are made on the text by hand, in the file's own layout, so
- * comments, key order, formatting and every other entry and field stay exactly as the user left them.
+ * companion's entry in a host's JSON (or JSONC) MCP configuration. `jsonc-parser` finds the nodes; every edit
+ * is a text range inside the entry (or an insertion beside it) in the file's own layout, applied to the bytes,
+ * so comments, key order, formatting, invalid bytes and every other entry stay as the user left them. Each
+ * result is parsed again and must equal the old document with only companion's entry changed. Pure.
  */
 import {
-  findNodeAtLocation,
   getNodeValue,
   type Node,
   type ParseError,
+  parse,
   parseTree,
   printParseErrorCode,
 } from 'jsonc-parser';
-import { formatEntryCommand } from './server-entry.js';
+import { applyEdits, type ConfigText, decodeConfig, detectLineEnd, type TextEdit } from './config-bytes.js';
+import {
+  buildExpectedDocument,
+  type EditResult,
+  type EntryRead,
+  type EntrySpec,
+  isSameValue,
+} from './config-entry.js';
 
-/** The outcome of planning one config edit. `text` is the whole new file. */
-export type ConfigEdit =
-  | { readonly status: 'created' | 'updated' | 'unchanged'; readonly text: string }
-  | { readonly status: 'refused'; readonly reason: string };
+const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false } as const;
 
-/** What an entry in a config file looks like to `companion doctor`. */
-export type ConfigEntryRead =
-  | { readonly status: 'found'; readonly entry: Record<string, unknown> }
-  | { readonly status: 'missing' }
-  | { readonly status: 'invalid'; readonly reason: string };
-
-export interface EntryEdit {
-  /** The servers table (`mcpServers`, `servers`). */
-  readonly serversKey: string;
-  /** The entry's key: the catalog's `server.name`. */
-  readonly key: string;
-  /** The owned fields' new values; owned fields absent here are removed. */
-  readonly owned: Record<string, unknown>;
-  readonly ownedFields: readonly string[];
-  /** Whether an existing entry under `key` is companion's to rewrite. */
-  readonly isOurs: (entry: Record<string, unknown>) => boolean;
-  /** The file as messages name it. */
-  readonly shownPath: string;
+/**
+ * Reads the entry `spec.key` of the servers table. Invalid: a file that does not parse or is not an object,
+ * a servers table that is not an object, an entry that is not one, and a key written twice on the way (hosts
+ * read the last of duplicate keys, jsonc-parser the first: an edit would land where no host reads it).
+ */
+export function readJsonEntry(config: ConfigText, spec: EntrySpec): EntryRead {
+  const found = locateEntry(config.text, spec);
+  if ('reason' in found) return { status: 'invalid', reason: found.reason };
+  if (found.entry === undefined) return { status: 'missing' };
+  return { status: 'found', entry: getNodeValue(found.entry) as Record<string, unknown> };
 }
 
 /**
- * Plans the edit of a JSON config file whose current text is `text` (undefined: the file does not exist). Refuses
- * a file that does not parse, a servers table that is not an object, and an entry under `key` that is not
- * companion's. Pure.
+ * Plans setting the owned fields of the entry to `owned` (fields absent from `owned` are removed), creating the
+ * entry, the servers table or the whole file as needed. The caller has decided the entry is companion's.
  */
-export function buildJsonConfigEdit(text: string | undefined, edit: EntryEdit): ConfigEdit {
-  const { serversKey, key, owned, shownPath } = edit;
-  if (text === undefined || text.trim() === '') {
-    return { status: 'created', text: `${JSON.stringify({ [serversKey]: { [key]: owned } }, null, 2)}\n` };
+export function buildJsonEntryEdit(
+  config: ConfigText | undefined,
+  spec: EntrySpec,
+  owned: Readonly<Record<string, unknown>>,
+): EditResult {
+  if (config === undefined || config.text.trim() === '') {
+    const text = `${JSON.stringify({ [spec.serversKey]: { [spec.key]: owned } }, null, 2)}\n`;
+    return { ok: true, bytes: new Uint8Array(Buffer.from(text, 'utf8')) };
   }
-  const read = readJsonEntry(text, serversKey, key, shownPath);
-  if (read.status === 'invalid') return { status: 'refused', reason: read.reason };
-  const style = detectStyle(text);
-  let next = text;
-  if (read.status === 'missing') {
-    const tree = parseJson(next);
-    const servers = findNodeAtLocation(tree, [serversKey]);
-    next =
-      servers === undefined
-        ? insertProperty(next, tree, serversKey, { [key]: owned }, style)
-        : insertProperty(next, servers, key, owned, style);
+  const before = readDocument(config.text);
+  let current = config;
+  const apply = (edits: TextEdit[]) => {
+    current = decodeConfig(applyEdits(current, edits));
+  };
+  const located = locateEntry(current.text, spec);
+  if ('reason' in located) return { ok: false, reason: located.reason };
+  const style = detectStyle(current.text);
+  if (located.entry === undefined) {
+    const value = { [spec.key]: owned };
+    apply(
+      located.servers === undefined
+        ? insertProperty(current.text, located.root, spec.serversKey, value, style)
+        : insertProperty(current.text, located.servers, spec.key, owned, style),
+    );
   } else {
-    const entry = read.entry;
-    if (!edit.isOurs(entry)) {
-      return {
-        status: 'refused',
-        reason: `${shownPath} already has an entry "${key}" that runs \`${formatEntryCommand(entry)}\`, which is not companion. companion install never overwrites an entry it did not write: rename or remove that entry, then run install again.`,
-      };
-    }
-    for (const field of edit.ownedFields) {
-      const wanted = owned[field];
-      if (isDeepEqual(entry[field], wanted)) continue;
+    for (const field of spec.ownedFields) {
       // Offsets move with every edit: find the entry again in the current text.
-      const node = findNodeAtLocation(parseJson(next), [serversKey, key])!;
-      const value = findNodeAtLocation(node, [field]);
-      if (wanted === undefined) next = removeProperty(next, value!.parent!);
-      else if (value !== undefined) next = replaceValue(next, value, wanted, style);
-      else next = insertProperty(next, node, field, wanted, style);
+      const entry = (locateEntry(current.text, spec) as Located).entry!;
+      const property = entry.children?.find((p) => p.children?.[0]?.value === field);
+      const wanted = owned[field];
+      if (wanted === undefined) {
+        if (property !== undefined) apply(removeProperty(current.text, property));
+      } else if (property === undefined) {
+        apply(insertProperty(current.text, entry, field, wanted, style));
+      } else if (!isSameValue(getNodeValue(property.children![1]!), wanted)) {
+        apply(replaceValue(current.text, property.children![1]!, wanted, style));
+      }
     }
   }
-  if (next === text) return { status: 'unchanged', text };
-  return { status: 'updated', text: next.endsWith('\n') ? next : `${next}${style.eol}` };
+  const expected = buildExpectedDocument(before, spec, owned);
+  return checkResult(current, expected, spec);
 }
 
-/** Reads the entry `key` of the servers table `serversKey` from a JSON config's text. Pure. */
-export function readJsonEntry(
-  text: string,
-  serversKey: string,
-  key: string,
-  shownPath: string,
-): ConfigEntryRead {
+/** Plans removing the entry (its property, the lines it stands on, its comma). */
+export function buildJsonEntryRemoval(config: ConfigText, spec: EntrySpec): EditResult {
+  const located = locateEntry(config.text, spec);
+  if ('reason' in located) return { ok: false, reason: located.reason };
+  if (located.entry === undefined) return { ok: true, bytes: config.bytes };
+  const after = decodeConfig(applyEdits(config, removeProperty(config.text, located.entry.parent!)));
+  const expected = structuredClone(readDocument(config.text)) as Record<string, Record<string, unknown>>;
+  delete expected[spec.serversKey]![spec.key];
+  return checkResult(after, expected, spec);
+}
+
+interface Located {
+  readonly root: Node;
+  readonly servers?: Node;
+  readonly entry?: Node;
+}
+
+function locateEntry(text: string, spec: EntrySpec): Located | { readonly reason: string } {
+  const { serversKey, key, shownPath } = spec;
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0 || tree === undefined) {
+  const root = parseTree(text, errors, PARSE_OPTIONS);
+  if (errors.length > 0 || root === undefined) {
     const first = errors[0];
     const where =
       first === undefined
         ? ''
         : ` (${printParseErrorCode(first.error)} at ${formatOffset(text, first.offset)})`;
-    return {
-      status: 'invalid',
-      reason: `${shownPath} does not parse as JSON${where}; fix it by hand, then run again.`,
-    };
+    return { reason: `${shownPath} does not parse as JSON${where}; fix it by hand, then run again.` };
   }
-  if (tree.type !== 'object') {
-    return {
-      status: 'invalid',
-      reason: `${shownPath} is not a JSON object; fix it by hand, then run again.`,
-    };
-  }
-  const servers = findNodeAtLocation(tree, [serversKey]);
-  if (servers === undefined) return { status: 'missing' };
+  if (root.type !== 'object')
+    return { reason: `${shownPath} is not a JSON object; fix it by hand, then run again.` };
+  const tables = findProperties(root, serversKey);
+  if (tables.length > 1) return { reason: formatDuplicate(text, shownPath, `"${serversKey}"`, tables) };
+  const servers = tables[0]?.children?.[1];
+  if (servers === undefined) return { root };
   if (servers.type !== 'object') {
-    return {
-      status: 'invalid',
-      reason: `"${serversKey}" in ${shownPath} is not an object; fix it by hand, then run again.`,
-    };
+    return { reason: `"${serversKey}" in ${shownPath} is not an object; fix it by hand, then run again.` };
   }
-  const node = findNodeAtLocation(servers, [key]);
-  if (node === undefined) return { status: 'missing' };
-  const value: unknown = getNodeValue(node);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  const entries = findProperties(servers, key);
+  if (entries.length > 1) return { reason: formatDuplicate(text, shownPath, `the entry "${key}"`, entries) };
+  const entry = entries[0]?.children?.[1];
+  if (entry === undefined) return { root, servers };
+  if (entry.type !== 'object') {
     return {
-      status: 'invalid',
       reason: `${shownPath} has an entry "${key}" that is not an object; companion install will not replace it.`,
     };
   }
-  return { status: 'found', entry: value as Record<string, unknown> };
+  for (const field of spec.ownedFields) {
+    const twice = findProperties(entry, field);
+    if (twice.length > 1)
+      return { reason: formatDuplicate(text, shownPath, `"${field}" of "${key}"`, twice) };
+  }
+  return { root, servers, entry };
+}
+
+function findProperties(object: Node, key: string): Node[] {
+  return (object.children ?? []).filter((p) => p.type === 'property' && p.children?.[0]?.value === key);
+}
+
+function formatDuplicate(text: string, shownPath: string, what: string, properties: readonly Node[]): string {
+  const lines = properties.map((p) => formatOffset(text, p.offset).split(',')[0]).join(' and ');
+  return `${shownPath} defines ${what} more than once (${lines}); hosts read only the last one. Keep one, then run again.`;
+}
+
+/** The parsed document; duplicate keys have been refused, so there is one meaning. */
+function readDocument(text: string): unknown {
+  return parse(text, [], PARSE_OPTIONS);
+}
+
+function checkResult(after: ConfigText, expected: unknown, spec: EntrySpec): EditResult {
+  const errors: ParseError[] = [];
+  const value = parse(after.text, errors, PARSE_OPTIONS);
+  if (errors.length > 0 || !isSameValue(value, expected)) {
+    return {
+      ok: false,
+      reason: `${spec.shownPath} could not be edited safely (the result would not read back as intended); edit the entry "${spec.key}" by hand.`,
+    };
+  }
+  return { ok: true, bytes: after.bytes };
 }
 
 /** The file's own indentation unit and line end, for everything written into it. */
@@ -135,14 +170,10 @@ interface Style {
 }
 
 function detectStyle(text: string): Style {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const eol = detectLineEnd(text);
   const indent = /\n([ \t]+)\S/.exec(text)?.[1];
   if (indent?.startsWith('\t')) return { unit: '\t', eol };
   return { unit: ' '.repeat(indent?.length ?? 2), eol };
-}
-
-function parseJson(text: string): Node {
-  return parseTree(text, [], { allowTrailingComma: true })!;
 }
 
 /** The whitespace before `offset` on its line, when only whitespace precedes it there. */
@@ -172,10 +203,10 @@ function formatOneLine(value: unknown): string {
 }
 
 /**
- * Appends `"key": value` to `object` after its last property, in the object's own layout, touching nothing else.
- * (`jsonc-parser`'s `modify` re-indents the neighbouring properties it formats.)
+ * Appends `"key": value` to `object` after its last property, in the object's own layout: insertions only,
+ * beside text that stays as it is. (`jsonc-parser`'s `modify` re-indents the neighbouring properties.)
  */
-function insertProperty(text: string, object: Node, key: string, value: unknown, style: Style): string {
+function insertProperty(text: string, object: Node, key: string, value: unknown, style: Style): TextEdit[] {
   const children = object.children ?? [];
   // An empty object takes the layout of the object around it (a whole file of `{}` becomes pretty).
   const container = children.length === 0 ? object.parent?.parent : object;
@@ -185,67 +216,70 @@ function insertProperty(text: string, object: Node, key: string, value: unknown,
   if (last === undefined) {
     const open = object.offset + 1;
     const close = object.offset + object.length - 1;
-    const inner = text.slice(open, close);
-    if (oneLine || inner.trim() !== '') {
+    const blank = text.slice(open, close).trim() === '';
+    if (oneLine || !blank) {
       const pair = `${JSON.stringify(key)}: ${formatJsonValue(value, '', style, true)}`;
-      return `${text.slice(0, open)}${inner.trim() === '' ? ` ${pair} ` : `${pair}${inner}`}${text.slice(close)}`;
+      // Only whitespace is replaced; an object holding just a comment keeps it after the new pair.
+      return [
+        blank ? { start: open, end: close, insert: ` ${pair} ` } : { start: open, end: open, insert: pair },
+      ];
     }
     const indent = lineIndent + style.unit;
     const pair = `${JSON.stringify(key)}: ${formatJsonValue(value, indent, style, false)}`;
-    return `${text.slice(0, open)}${style.eol}${indent}${pair}${style.eol}${lineIndent}${text.slice(close)}`;
+    return [{ start: open, end: close, insert: `${style.eol}${indent}${pair}${style.eol}${lineIndent}` }];
   }
   const lastEnd = last.offset + last.length;
   const comma = /^[ \t]*,/.exec(text.slice(lastEnd));
-  let out = text;
-  let at = lastEnd;
-  if (comma === null) out = `${text.slice(0, lastEnd)},${text.slice(lastEnd)}`;
-  at += comma === null ? 1 : comma[0].length;
+  const edits: TextEdit[] = comma === null ? [{ start: lastEnd, end: lastEnd, insert: ',' }] : [];
+  let at = lastEnd + (comma === null ? 0 : comma[0].length);
   if (oneLine) {
     const pair = `${JSON.stringify(key)}: ${formatJsonValue(value, '', style, true)}`;
-    return `${out.slice(0, at)} ${pair}${out.slice(at)}`;
+    return [...edits, { start: at, end: at, insert: ` ${pair}` }];
   }
   const indent = readIndent(text, last.offset) ?? lineIndent + style.unit;
   const pair = `${JSON.stringify(key)}: ${formatJsonValue(value, indent, style, false)}`;
   // After a trailing line comment, not inside it.
-  const rest = /^[ \t]*(\/\/[^\r\n]*)?/.exec(out.slice(at))![0];
-  at += rest.length;
-  return `${out.slice(0, at)}${style.eol}${indent}${pair}${out.slice(at)}`;
+  at += /^[ \t]*(\/\/[^\r\n]*)?/.exec(text.slice(at))![0].length;
+  return [...edits, { start: at, end: at, insert: `${style.eol}${indent}${pair}` }];
 }
 
 /** Replaces one value, formatted to sit where the old one was. */
-function replaceValue(text: string, node: Node, value: unknown, style: Style): string {
+function replaceValue(text: string, node: Node, value: unknown, style: Style): TextEdit[] {
   const property = node.parent!;
   const indent = readIndent(text, property.offset) ?? '';
   const formatted = formatJsonValue(value, indent, style, isOneLine(text, property.parent!));
-  return `${text.slice(0, node.offset)}${formatted}${text.slice(node.offset + node.length)}`;
+  return [{ start: node.offset, end: node.offset + node.length, insert: formatted }];
 }
 
 /**
- * Removes a property with the line(s) it stands on and its comma, touching nothing around it. A comment on the
- * property's own line goes with it; comments on lines of their own stay.
+ * Removes a property with the line(s) it stands on and its comma. A comment on the property's own line goes
+ * with it; comments on lines of their own stay.
  */
-function removeProperty(text: string, property: Node): string {
-  const object = property.parent!;
-  const siblings = object.children ?? [];
+function removeProperty(text: string, property: Node): TextEdit[] {
+  const siblings = property.parent!.children ?? [];
   const index = siblings.indexOf(property);
   const lineStart = text.lastIndexOf('\n', property.offset - 1) + 1;
-  const start = text.slice(lineStart, property.offset).trim() === '' ? lineStart : property.offset;
-  // After the value: spaces, its comma, spaces, a line comment, then the line end.
-  const after = /^[ \t]*,?[ \t]*(\/\/[^\n]*)?(\r?\n)?/.exec(
-    text.slice(property.offset + property.length),
-  )![0];
-  let out = text.slice(0, start) + text.slice(property.offset + property.length + after.length);
-  if (index === siblings.length - 1 && index > 0) {
+  const ownLine = text.slice(lineStart, property.offset).trim() === '';
+  const end = property.offset + property.length;
+  // After the value: spaces, its comma, spaces, a line comment, then the line end (when it stood alone).
+  const after = /^[ \t]*,?[ \t]*(\/\/[^\n]*)?/.exec(text.slice(end))![0];
+  const eol = ownLine ? (/^\r?\n/.exec(text.slice(end + after.length))?.[0] ?? '') : '';
+  const last = index === siblings.length - 1 && index > 0;
+  // The last pair of a one-line object takes the space before it along (its comma goes below).
+  const space = !ownLine && last ? /[ \t]*$/.exec(text.slice(0, property.offset))![0].length : 0;
+  const start = ownLine ? lineStart : property.offset - space;
+  const edits: TextEdit[] = [{ start, end: end + after.length + eol.length, insert: '' }];
+  if (last) {
     // The new last property loses its comma, so JSON without trailing commas stays valid.
     const previous = siblings[index - 1]!;
     const previousEnd = previous.offset + previous.length;
-    const comma = /^\s*,/.exec(out.slice(previousEnd));
+    const comma = /^\s*,/.exec(text.slice(previousEnd));
     if (comma !== null) {
       const at = previousEnd + comma[0].length - 1;
-      out = out.slice(0, at) + out.slice(at + 1);
+      if (at < edits[0]!.start) edits.push({ start: at, end: at + 1, insert: '' });
     }
   }
-  return out;
+  return edits;
 }
 
 function formatOffset(text: string, offset: number): string {
@@ -253,20 +287,4 @@ function formatOffset(text: string, offset: number): string {
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
   return `line ${line}, column ${column}`;
-}
-
-/** Structural equality of JSON values (key order does not matter). */
-export function isDeepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, i) => isDeepEqual(item, b[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return (
-    ka.length === kb.length &&
-    ka.every((k) => Object.hasOwn(b, k) && isDeepEqual((a as never)[k], (b as never)[k]))
-  );
 }

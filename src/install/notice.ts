@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { withNotice } from '../core/catalog.js';
 import type { BuildResult, Catalog } from '../core/types.js';
 import { buildPublication } from './publication.js';
-import { RECORD_FILE, readPublicationRecord } from './record.js';
+import { RECORD_FILE, readInstallRecord } from './record.js';
 
 /** At most this many directories are named; the instructions have a 2048-character budget. */
 const NAMED_DIRECTORIES = 3;
@@ -21,10 +21,13 @@ const NAMED_DIRECTORIES = 3;
  * doctor` does that), so it is cheap enough to call after every rebuild. Never throws.
  */
 export function readPublicationNotice(project: string, catalog: Catalog): string | undefined {
-  const read = readPublicationRecord(project);
+  const read = readInstallRecord(project);
   if (read.status === 'absent') return undefined;
   if (read.status === 'invalid') {
     return `The record of the skills published into this project (${RECORD_FILE}) cannot be read: run \`companion install\`.`;
+  }
+  if (read.status === 'legacy') {
+    return `The record of the skills published into this project (${RECORD_FILE}) is from an older companion: run \`companion install\`.`;
   }
   const { record } = read;
   if (record.server !== catalog.server.name) return undefined;

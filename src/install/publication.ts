@@ -12,6 +12,8 @@ export interface PublishedFile {
   /** Posix path inside the skill directory (`SKILL.md`, `references/base.md`). */
   readonly path: string;
   readonly bytes: Uint8Array;
+  /** Permission bits the copy gets: its source's (a script stays executable), `0o644` when unknown. */
+  readonly mode: number;
 }
 
 export interface PublishedSkill {
@@ -37,16 +39,19 @@ export function buildPublication(catalog: Catalog): Publication {
         .map((file) => {
           const content = catalog.contents.get(file.uri);
           if (content === undefined) throw new Error(`the catalog serves no bytes for ${file.uri}`);
-          return { path: file.path, bytes: content.bytes };
+          return { path: file.path, bytes: content.bytes, mode: file.mode ?? DEFAULT_MODE };
         })
         .sort((a, b) => compareCodePoints(a.path, b.path)),
     }));
   return { skills, digest: buildPublicationDigest(skills) };
 }
 
+/** The mode of a published file whose source's mode is not known. */
+export const DEFAULT_MODE = 0o644;
+
 /**
  * SHA-256 (lowercase hex) over the skills in id order and, per skill, its files in path order: `skill\0<id>\0`,
- * then per file `<path>\0<byte length>\0` and the bytes. Lengths make the framing unambiguous; the order is fixed
+ * then per file `<path>\0<mode, octal>\0<byte length>\0` and the bytes. Lengths make the framing unambiguous; the order is fixed
  * by sorting, so the digest depends on the content only. Pure.
  */
 export function buildPublicationDigest(skills: readonly PublishedSkill[]): string {
@@ -56,7 +61,7 @@ export function buildPublicationDigest(skills: readonly PublishedSkill[]): strin
     hash.update(`skill\0${skill.id}\0`);
     const files = [...skill.files].sort((a, b) => compareCodePoints(a.path, b.path));
     for (const file of files) {
-      hash.update(`${file.path}\0${file.bytes.byteLength}\0`);
+      hash.update(`${file.path}\0${file.mode.toString(8)}\0${file.bytes.byteLength}\0`);
       hash.update(file.bytes);
     }
   }

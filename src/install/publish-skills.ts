@@ -1,41 +1,40 @@
 /**
- * Publishes skills into one host skills directory (`.claude/skills`, `.agents/skills`, …): each skill is a
- * directory holding the served bytes of its files and a `.gitignore` whose first line marks the copy as
- * companion's (and names the server) and whose `*` keeps it out of git.
+ * Plans the publication of skills into one host skills directory (`.claude/skills`, `.agents/skills`, …): each
+ * skill is a directory holding the served bytes of its files, with their source's permission bits, and a
+ * `.gitignore` whose first line marks the copy as companion's and whose `*` keeps it out of git.
  *
- * The marker is what makes a directory companion's: a same-named directory without it is the user's and is
- * never replaced or removed. A copy is rewritten only when its bytes differ, so reinstalling changes nothing.
+ * Only files companion wrote are ever replaced or deleted: a file is companion's when the record lists it with
+ * the digest of its bytes as they are now (or, for a copy the record does not know, when it already holds
+ * exactly what would be written and the copy carries this server's marker). A file the user added or changed,
+ * a directory that is not companion's copy, a symlink anywhere in a copy: all stay as they are, and the plan says
+ * so. A skills directory that resolves into the content (or contains it) is refused whole: install never writes
+ * into what it serves. Planning reads only; `applyDirectoryPlan` writes.
  */
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  type Stats,
-  writeFileSync,
-} from 'node:fs';
-import { join } from 'node:path';
+import fs from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { digestBytes } from './config-bytes.js';
+import type { Journal } from './journal.js';
 import {
   buildPublicationDigest,
   compareCodePoints,
   type PublishedFile,
   type PublishedSkill,
 } from './publication.js';
+import type { DirectoryRecord, PublishedFileRecord, SkillCopyRecord } from './record.js';
+import { type FileOwnership, isSameBytes, readOwnership } from './write-file.js';
 
 const GITIGNORE = '.gitignore';
 const MARKER_PATTERN = /^# Published by companion install for the server ("(?:[^"\\]|\\.)*")\./;
 
 /** The `.gitignore` of a published copy: the marker line, then `*` (which ignores the `.gitignore` too). */
 export function buildSkillGitignore(server: string): string {
-  return `# Published by companion install for the server ${JSON.stringify(server)}. Edit the skill in its content repository: install overwrites this copy.\n*\n`;
+  return `# Published by companion install for the server ${JSON.stringify(server)}. Edit the skill in its content repository: install refreshes the files it wrote here and leaves the ones you add or change.\n*\n`;
 }
 
 /** The server whose marker `.gitignore` the directory carries, or undefined when it is not a companion copy. */
 export function readCopyOwner(dir: string): string | undefined {
   try {
-    const first = readFileSync(join(dir, GITIGNORE), 'utf8').split('\n', 1)[0] ?? '';
+    const first = fs.readFileSync(join(dir, GITIGNORE), 'utf8').split('\n', 1)[0] ?? '';
     const quoted = MARKER_PATTERN.exec(first)?.[1];
     return quoted === undefined ? undefined : (JSON.parse(quoted) as string);
   } catch {
@@ -43,204 +42,357 @@ export function readCopyOwner(dir: string): string | undefined {
   }
 }
 
+/** The files of one published skill as a copy holds them, the marker `.gitignore` included. */
+export function buildCopyFiles(skill: PublishedSkill, server: string): PublishedFile[] {
+  return [
+    ...skill.files,
+    { path: GITIGNORE, bytes: Buffer.from(buildSkillGitignore(server), 'utf8'), mode: 0o644 },
+  ];
+}
+
+type Operation =
+  | {
+      readonly op: 'write';
+      readonly path: string;
+      readonly bytes: Uint8Array;
+      readonly mode: number;
+      readonly before?: Uint8Array;
+    }
+  | {
+      readonly op: 'delete';
+      readonly path: string;
+      readonly before: Uint8Array;
+      readonly keep: FileOwnership;
+    }
+  /** After the deletes: remove these directories when empty, in order (deepest first). */
+  | { readonly op: 'prune'; readonly dirs: readonly string[] };
+
 export interface DirectoryOutcome {
   /** The directory as messages name it. */
   readonly shown: string;
+  /** Set when nothing may be written there at all, with why. */
+  readonly refused?: string;
   /** Skills written (new or changed). */
   readonly published: readonly string[];
   /** Skills whose copy was already exact. */
   readonly unchanged: readonly string[];
   /** Copies of skills no longer published, removed. */
   readonly removed: readonly string[];
-  /** Skills no longer published whose directory is not companion's any more: left alone, with why (`is a …`). */
+  /** Copies of skills no longer published that keep files companion did not write: those stay, with why. */
   readonly kept: readonly { readonly id: string; readonly reason: string }[];
   /** Skills not published here because something else holds their name. */
   readonly conflicts: readonly { readonly id: string; readonly reason: string }[];
-  /** What the directory now holds from this publication (published + unchanged), sorted. */
-  readonly held: readonly string[];
-  /** `buildPublicationDigest` over `held`. */
-  readonly digest: string;
+  /** Published skills whose copy keeps files that are not companion's (changed or added by the user). */
+  readonly userFiles: readonly { readonly id: string; readonly files: readonly string[] }[];
 }
 
-/**
- * Brings `dir` to hold exactly `skills` (as far as companion owns the names): writes missing or differing
- * copies, removes this server's copies of skills not in `skills` (`recorded` names those the record remembers,
- * the markers find the rest), and leaves every directory without this server's marker untouched.
- */
-export function publishSkillsDirectory(
-  dir: string,
-  shown: string,
-  server: string,
-  skills: readonly PublishedSkill[],
-  recorded: readonly string[],
-): DirectoryOutcome {
-  const published: string[] = [];
-  const unchanged: string[] = [];
-  const removed: string[] = [];
-  const kept: { id: string; reason: string }[] = [];
-  const conflicts: { id: string; reason: string }[] = [];
-  const gitignore = buildSkillGitignore(server);
+export interface DirectoryPlan {
+  readonly absolute: string;
+  readonly outcome: DirectoryOutcome;
+  readonly operations: readonly Operation[];
+  /** What the record says about this directory once the plan is applied. */
+  readonly record: DirectoryRecord;
+}
 
-  if (existsSync(dir) && !lstatSync(dir).isDirectory() && !isDirectoryLink(dir)) {
-    const reason = `${shown} is not a directory`;
+export interface DirectoryInput {
+  /** Absolute skills directory. */
+  readonly absolute: string;
+  /** Project-relative posix path, as messages and the record name it. */
+  readonly shown: string;
+  readonly server: string;
+  readonly skills: readonly PublishedSkill[];
+  /** What the record says companion wrote there. */
+  readonly recorded?: DirectoryRecord;
+  /** The real content root and its content directories (`knowledge/`, `skills/`), which nothing may touch. */
+  readonly content: { readonly root: string; readonly directories: readonly string[] };
+}
+
+/** Plans bringing `absolute` to hold the skills, as far as companion owns the names there. Reads only. */
+export function planSkillsDirectory(input: DirectoryInput): DirectoryPlan {
+  const { absolute, shown, server } = input;
+  const empty = { published: [], unchanged: [], removed: [], kept: [], conflicts: [], userFiles: [] };
+  const refused = findRefusal(input);
+  if (refused !== undefined) {
     return {
-      shown,
-      published,
-      unchanged,
-      removed,
-      kept,
-      conflicts: skills.map((s) => ({ id: s.id, reason })),
-      held: [],
-      digest: buildPublicationDigest([]),
+      absolute,
+      outcome: { shown, refused, ...empty },
+      operations: [],
+      record: input.recorded ?? { path: shown, skills: [], digest: buildPublicationDigest([]) },
     };
   }
-
-  const wanted = new Set(skills.map((s) => s.id));
-  const held: PublishedSkill[] = [];
-  for (const skill of skills) {
-    const target = join(dir, skill.id);
-    const state = readCopyState(target, server);
-    if (state.kind === 'foreign') {
-      conflicts.push({ id: skill.id, reason: `${shown}/${skill.id} ${state.reason}` });
-      continue;
-    }
-    held.push(skill);
-    const files: PublishedFile[] = [
-      ...skill.files,
-      { path: GITIGNORE, bytes: Buffer.from(gitignore, 'utf8') },
-    ];
-    if (state.kind === 'ours' && isSameTree(target, files)) {
-      unchanged.push(skill.id);
-      continue;
-    }
-    // Replace the whole copy: a file the skill no longer has must not linger in it.
-    rmSync(target, { recursive: true, force: true });
-    for (const file of files) {
-      if (!isSafeRelativePath(file.path)) throw new Error(`refusing to write the unsafe path ${file.path}`);
-      const path = join(target, ...file.path.split('/'));
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, file.bytes);
-    }
-    published.push(skill.id);
-  }
-
-  // Stale copies: those the record remembers plus any other directory carrying this server's marker.
-  const stale = new Set(recorded.filter((id) => !wanted.has(id)));
-  for (const name of listDirectory(dir)) {
-    if (!wanted.has(name) && readCopyOwner(join(dir, name)) === server) stale.add(name);
-  }
-  for (const id of [...stale].sort(compareCodePoints)) {
-    if (!isSafeRelativePath(id) || id.includes('/')) continue;
-    const target = join(dir, id);
-    if (!existsSync(target) && !isLink(target)) continue;
-    const state = readCopyState(target, server);
-    if (state.kind !== 'ours') {
-      kept.push({ id, reason: state.kind === 'foreign' ? state.reason : 'is gone' });
-      continue;
-    }
-    rmSync(target, { recursive: true, force: true });
-    removed.push(id);
-  }
-
-  const heldIds = held.map((s) => s.id).sort(compareCodePoints);
-  return {
+  const operations: Operation[] = [];
+  const outcome = {
     shown,
-    published,
-    unchanged,
-    removed,
-    kept,
-    conflicts,
-    held: heldIds,
-    digest: buildPublicationDigest(held),
+    published: [] as string[],
+    unchanged: [] as string[],
+    removed: [] as string[],
+    kept: [] as { id: string; reason: string }[],
+    conflicts: [] as { id: string; reason: string }[],
+    userFiles: [] as { id: string; files: string[] }[],
+  };
+  const records: SkillCopyRecord[] = [];
+  const complete: PublishedSkill[] = [];
+  const recordedById = new Map((input.recorded?.skills ?? []).map((s) => [s.id, s]));
+
+  for (const skill of input.skills) {
+    const copy = join(absolute, skill.id);
+    const recorded = recordedById.get(skill.id);
+    const state = readCopyState(copy, server, recorded !== undefined);
+    if (state !== undefined) {
+      outcome.conflicts.push({ id: skill.id, reason: `${shown}/${skill.id} ${state}` });
+      continue;
+    }
+    const planned = planCopy(copy, buildCopyFiles(skill, server), recorded, operations);
+    if (planned.files.length > 0)
+      records.push({ id: skill.id, complete: planned.userFiles.length === 0, files: planned.files });
+    if (planned.userFiles.length > 0) outcome.userFiles.push({ id: skill.id, files: planned.userFiles });
+    else complete.push(skill);
+    (planned.wrote ? outcome.published : outcome.unchanged).push(skill.id);
+  }
+
+  const wanted = new Set(input.skills.map((s) => s.id));
+  for (const recorded of input.recorded?.skills ?? []) {
+    if (wanted.has(recorded.id)) continue;
+    const { remaining } = planRemoval(join(absolute, recorded.id), recorded, operations);
+    if (remaining.length === 0) outcome.removed.push(recorded.id);
+    else {
+      outcome.kept.push({
+        id: recorded.id,
+        reason: `it is no longer published, but it holds files companion did not write or that changed since (${formatList(remaining)})`,
+      });
+    }
+  }
+  records.sort((a, b) => compareCodePoints(a.id, b.id));
+  return {
+    absolute,
+    outcome,
+    operations,
+    record: { path: shown, skills: records, digest: buildPublicationDigest(complete) },
   };
 }
 
-type CopyState =
-  | { readonly kind: 'absent' }
-  | { readonly kind: 'ours' }
-  | { readonly kind: 'foreign'; readonly reason: string };
+/** Applies a plan's writes and deletes through the journal. */
+export function applyDirectoryPlan(plan: DirectoryPlan, journal: Journal): void {
+  for (const operation of plan.operations) {
+    if (operation.op === 'write') {
+      journal.writeFile(operation.path, operation.bytes, operation.before, { mode: operation.mode });
+    } else if (operation.op === 'delete') {
+      journal.deleteFile(operation.path, operation.before, operation.keep);
+    } else {
+      for (const dir of operation.dirs) journal.removeEmptyDirectory(dir);
+    }
+  }
+}
 
-function readCopyState(target: string, server: string): CopyState {
-  let stats: Stats;
+/** Why the whole directory is off limits: it is not a directory, or it overlaps the content. */
+function findRefusal(input: DirectoryInput): string | undefined {
+  const { absolute, shown, content } = input;
   try {
-    stats = lstatSync(target);
+    const stats = fs.statSync(absolute);
+    if (!stats.isDirectory()) return `${shown} is not a directory`;
   } catch {
-    return { kind: 'absent' };
+    // Missing (or unreadable): created when written, and judged by where it would be.
   }
-  if (stats.isSymbolicLink()) return { kind: 'foreign', reason: 'is a symlink companion did not make' };
-  if (!stats.isDirectory()) return { kind: 'foreign', reason: 'is a file companion did not write' };
-  const owner = readCopyOwner(target);
-  if (owner === server) return { kind: 'ours' };
-  if (owner !== undefined) {
-    return { kind: 'foreign', reason: `was published by the companion server "${owner}"` };
+  const real = resolveExisting(absolute);
+  for (const directory of content.directories) {
+    if (isInsideOrEqual(real, directory)) {
+      return `${shown} resolves to ${real}, inside the content it would publish (${directory}); install never writes into content. Point ${shown} somewhere else (it is often a symlink), then run again`;
+    }
   }
-  return {
-    kind: 'foreign',
-    reason: 'exists and was not published by companion (it has no companion .gitignore)',
-  };
+  if (isInsideOrEqual(content.root, real)) {
+    return `${shown} resolves to ${real}, which holds the content root ${content.root}; install never writes into content. Point ${shown} somewhere else, then run again`;
+  }
+  return undefined;
+}
+
+/** Why an existing copy is not companion's to write into, or undefined when it is (or is absent). */
+function readCopyState(copy: string, server: string, recorded: boolean): string | undefined {
+  let stats: fs.Stats;
+  try {
+    stats = fs.lstatSync(copy);
+  } catch {
+    return undefined;
+  }
+  if (stats.isSymbolicLink()) return 'is a symlink companion did not make';
+  if (!stats.isDirectory()) return 'is a file companion did not write';
+  if (recorded) return undefined;
+  const owner = readCopyOwner(copy);
+  if (owner === server) return undefined;
+  if (owner !== undefined) return `was published by the companion server "${owner}"`;
+  return 'exists and was not published by companion (it has no companion .gitignore)';
+}
+
+/** What planning one wanted copy decided. */
+interface CopyPlan {
+  /** The files companion owns in the copy afterwards. */
+  readonly files: PublishedFileRecord[];
+  /** Paths left alone because they are not companion's. */
+  readonly userFiles: string[];
+  readonly wrote: boolean;
+}
+
+function planCopy(
+  copy: string,
+  files: readonly PublishedFile[],
+  recorded: SkillCopyRecord | undefined,
+  operations: Operation[],
+): CopyPlan {
+  const owned = new Map((recorded?.files ?? []).map((f) => [f.path, f]));
+  const result: CopyPlan = { files: [], userFiles: [], wrote: false };
+  let wrote = false;
+  for (const file of files) {
+    const path = join(copy, ...file.path.split('/'));
+    const found = inspectFile(copy, file.path);
+    const record = { path: file.path, digest: digestBytes(file.bytes), mode: file.mode };
+    if (found.kind === 'blocked') {
+      result.userFiles.push(file.path);
+      continue;
+    }
+    if (found.kind === 'absent') {
+      operations.push({ op: 'write', path, bytes: file.bytes, mode: file.mode });
+      result.files.push(record);
+      wrote = true;
+      continue;
+    }
+    const digest = digestBytes(found.bytes);
+    const ours =
+      digest === owned.get(file.path)?.digest ||
+      digest === record.digest ||
+      (file.path === GITIGNORE && MARKER_PATTERN.test(Buffer.from(found.bytes).toString('utf8')));
+    if (!ours) {
+      result.userFiles.push(file.path);
+      continue;
+    }
+    if (!isSameBytes(found.bytes, file.bytes) || found.mode !== file.mode) {
+      operations.push({ op: 'write', path, bytes: file.bytes, mode: file.mode, before: found.bytes });
+      wrote = true;
+    }
+    result.files.push(record);
+  }
+  // Files companion wrote that the skill no longer has: deleted when unchanged, else left to the user.
+  const wanted = new Set(files.map((f) => f.path));
+  const deleted = planDeletes(
+    copy,
+    (recorded?.files ?? []).filter((f) => !wanted.has(f.path)),
+    operations,
+  );
+  result.files.sort((a, b) => compareCodePoints(a.path, b.path));
+  return { ...result, wrote: wrote || deleted.size > 0 };
 }
 
 /**
- * Compares a directory with the files it should hold, reading what is there. False as soon as anything
- * differs: a missing, extra or changed file, or an entry that is not a plain file or directory.
+ * Plans removing a stale copy: its recorded files that are unchanged, then the directories left empty. Answers
+ * what stays in the copy (files the user added, or changed since companion wrote them).
  */
-export function isSameTree(dir: string, files: readonly PublishedFile[]): boolean {
-  const found = new Map<string, Buffer>();
-  const walk = (relative: string): boolean => {
-    const absolute = relative === '' ? dir : join(dir, ...relative.split('/'));
-    for (const entry of readdirSync(absolute, { withFileTypes: true })) {
-      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!walk(path)) return false;
-      } else if (entry.isFile()) {
-        found.set(path, readFileSync(join(dir, ...path.split('/'))));
-      } else return false;
+function planRemoval(
+  copy: string,
+  recorded: SkillCopyRecord,
+  operations: Operation[],
+): { remaining: string[] } {
+  const deleted = planDeletes(copy, recorded.files, operations);
+  return { remaining: listFiles(copy).filter((path) => !deleted.has(path)) };
+}
+
+/**
+ * Plans deleting the recorded files that still hold their recorded bytes, then pruning the directories that
+ * held them, up to the copy itself. Answers the paths it deletes; a changed file is no longer companion's.
+ */
+function planDeletes(
+  copy: string,
+  files: readonly PublishedFileRecord[],
+  operations: Operation[],
+): Set<string> {
+  const deleted = new Set<string>();
+  const dirs = new Set<string>([copy]);
+  for (const file of files) {
+    const found = inspectFile(copy, file.path);
+    if (found.kind !== 'file' || digestBytes(found.bytes) !== file.digest) continue;
+    const path = join(copy, ...file.path.split('/'));
+    operations.push({ op: 'delete', path, before: found.bytes, keep: found.ownership });
+    deleted.add(file.path);
+    for (let dir = dirname(path); dir.length > copy.length; dir = dirname(dir)) dirs.add(dir);
+  }
+  if (deleted.size > 0) operations.push({ op: 'prune', dirs: [...dirs].sort((a, b) => b.length - a.length) });
+  return deleted;
+}
+
+type Found =
+  | { readonly kind: 'absent' }
+  | {
+      readonly kind: 'file';
+      readonly bytes: Uint8Array;
+      readonly mode: number;
+      readonly ownership: FileOwnership;
     }
-    return true;
+  /** Something other than a plain file is there, or a directory on the way is a link or a file. */
+  | { readonly kind: 'blocked' };
+
+/** What is at `relativePath` inside `copy`, never following a symlink on the way. */
+function inspectFile(copy: string, relativePath: string): Found {
+  const segments = relativePath.split('/');
+  let at = copy;
+  for (let i = 0; i < segments.length; i++) {
+    at = join(at, segments[i]!);
+    let stats: fs.Stats;
+    try {
+      stats = fs.lstatSync(at);
+    } catch {
+      return { kind: 'absent' };
+    }
+    const last = i === segments.length - 1;
+    if (!last && !stats.isDirectory()) return { kind: 'blocked' };
+    if (last) {
+      if (!stats.isFile() || stats.nlink > 1) return { kind: 'blocked' };
+      return {
+        kind: 'file',
+        bytes: new Uint8Array(fs.readFileSync(at)),
+        mode: stats.mode & 0o777,
+        ownership: readOwnership(at),
+      };
+    }
+  }
+  return { kind: 'absent' };
+}
+
+/** Every file path below `copy` (posix, relative), sorted; bounded, as it only feeds a message. */
+function listFiles(copy: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (out.length >= 1000) return;
+      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) walk(join(dir, entry.name), path);
+      else out.push(path);
+    }
   };
-  try {
-    if (!walk('')) return false;
-  } catch {
-    return false;
-  }
-  if (found.size !== files.length) return false;
-  return files.every((file) => {
-    const bytes = found.get(file.path);
-    return (
-      bytes?.equals(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)) === true
-    );
-  });
+  walk(copy, '');
+  return out.sort(compareCodePoints);
 }
 
-function listDirectory(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
+function formatList(paths: readonly string[]): string {
+  return paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
 }
 
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
+/** The real path `path` would have: the deepest existing ancestor resolved, the rest appended. */
+function resolveExisting(path: string): string {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return join(fs.realpathSync.native(at), ...rest.reverse());
+    } catch {
+      if (dirname(at) === at) return path;
+      rest.push(at.slice(dirname(at).length + 1));
+    }
   }
 }
 
-function isDirectoryLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink() && readdirSync(path) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
-function isSafeRelativePath(path: string): boolean {
-  return (
-    path !== '' &&
-    !path.startsWith('/') &&
-    !path.includes('\\') &&
-    path.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
-  );
+function isInsideOrEqual(path: string, directory: string): boolean {
+  const rel = relative(directory, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(`..${sep}`));
 }

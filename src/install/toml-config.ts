@@ -1,289 +1,243 @@
 /**
- * The TOML that `companion install` needs for Codex, and no more: find one `[mcp_servers.<key>]` table, read its
- * one-line values, and rewrite only the lines of the fields companion owns (`command`, `args`, `url`). Every
- * other line — other tables, other keys, comments, blank lines — is kept byte for byte.
- *
- * The scanner understands enough of TOML to never mistake a line inside a multi-line string or array for a
- * table header or a key. It refuses what it will not edit safely: an owned field written over several lines,
- * and our entry defined any other way than as its own table (dotted keys, an inline table).
+ * companion's entry in Codex's TOML configuration: the table `[mcp_servers.<name>]`. `toml-eslint-parser` (a
+ * full TOML parser that keeps every node's range) reads the file; edits replace the range of an owned value,
+ * remove the lines of an owned key, insert a key after the table's last owned one, or append the table — applied
+ * to the bytes, so every other table, key, comment and byte stays as it was. A file that is not valid TOML
+ * (duplicate keys included) is refused, and so is our entry defined any other way than as its own table (dotted
+ * keys, an inline table, an array of tables), which a range edit could not change safely. Each result is parsed
+ * again and must equal the old document with only companion's entry changed. Pure.
  */
-import type { ConfigEdit, ConfigEntryRead, EntryEdit } from './json-config.js';
-import { isDeepEqual } from './json-config.js';
-import { formatEntryCommand } from './server-entry.js';
+import { type AST, getStaticTOMLValue, ParseError, parseTOML } from 'toml-eslint-parser';
+import { applyEdits, type ConfigText, decodeConfig, detectLineEnd, type TextEdit } from './config-bytes.js';
+import {
+  buildExpectedDocument,
+  type EditResult,
+  type EntryRead,
+  type EntrySpec,
+  isSameValue,
+} from './config-entry.js';
 
-interface Line {
-  /** The line without its line end. */
-  readonly text: string;
-  readonly eol: string;
-  readonly kind: 'blank' | 'header' | 'pair' | 'continuation';
-  /** The table a pair belongs to, or a header's own path. */
-  readonly table: readonly string[];
-  readonly arrayTable?: boolean;
-  /** A pair's dotted key. */
-  readonly key?: readonly string[];
-  /** Where a pair's value starts in `text`. */
-  readonly valueStart?: number;
-  /** Where a one-line value ends (before trailing whitespace and comment); undefined when it spans lines. */
-  readonly valueEnd?: number;
-}
-
-class TomlSyntaxError extends Error {}
-
-/** Not a value this parser reads (a date, a float with exponent…): it is kept, never compared equal. */
-const UNREAD = Symbol('unread');
-
-/** Splits `text` into classified lines. Throws `TomlSyntaxError` on what it cannot follow. */
-function scanLines(text: string): Line[] {
-  const lines: Line[] = [];
-  const raw = text.split(/(?<=\n)/);
-  let table: readonly string[] = [];
-  // Open multi-line construct carried from one line to the next.
-  let carry: { string?: '"""' | "'''"; depth: number } | undefined;
-  raw.forEach((chunk, index) => {
-    const eol = chunk.endsWith('\r\n') ? '\r\n' : chunk.endsWith('\n') ? '\n' : '';
-    const line = chunk.slice(0, chunk.length - eol.length);
-    const at = `line ${index + 1}`;
-    if (carry !== undefined) {
-      const end = scanValue(line, 0, carry, at);
-      carry = end.open;
-      lines.push({ text: line, eol, kind: 'continuation', table });
-      return;
-    }
-    const start = line.search(/\S/);
-    if (start === -1 || line[start] === '#') {
-      lines.push({ text: line, eol, kind: 'blank', table });
-      return;
-    }
-    if (line[start] === '[') {
-      const arrayTable = line[start + 1] === '[';
-      const parsed = parseKey(line, start + (arrayTable ? 2 : 1), at);
-      let pos = skipSpace(line, parsed.end);
-      const close = arrayTable ? ']]' : ']';
-      if (!line.startsWith(close, pos)) throw new TomlSyntaxError(`a table header is not closed (${at})`);
-      pos = skipSpace(line, pos + close.length);
-      if (pos < line.length && line[pos] !== '#')
-        throw new TomlSyntaxError(`text after a table header (${at})`);
-      table = parsed.path;
-      lines.push({ text: line, eol, kind: 'header', table, arrayTable });
-      return;
-    }
-    const parsed = parseKey(line, start, at);
-    let pos = skipSpace(line, parsed.end);
-    if (line[pos] !== '=') throw new TomlSyntaxError(`expected "=" after a key (${at})`);
-    pos = skipSpace(line, pos + 1);
-    if (pos >= line.length) throw new TomlSyntaxError(`a key has no value (${at})`);
-    const end = scanValue(line, pos, { depth: 0 }, at);
-    carry = end.open;
-    lines.push({
-      text: line,
-      eol,
-      kind: 'pair',
-      table,
-      key: parsed.path,
-      valueStart: pos,
-      ...(end.open === undefined ? { valueEnd: end.valueEnd } : {}),
-    });
-  });
-  if (carry !== undefined)
-    throw new TomlSyntaxError('a multi-line value is not closed at the end of the file');
-  return lines;
+/** Reads the table `[serversKey.key]` as the value a TOML reader sees (sub-tables and dotted keys included). */
+export function readTomlEntry(config: ConfigText, spec: EntrySpec): EntryRead {
+  const located = locateTable(config.text, spec);
+  if ('reason' in located) return { status: 'invalid', reason: located.reason };
+  if (located.table === undefined) return { status: 'missing' };
+  return { status: 'found', entry: readEntryValue(located.program, spec) };
 }
 
 /**
- * Scans a value (or its continuation) from `from`: strings, brackets and the trailing comment. Answers where
- * the value's text ends, or the construct still open at the end of the line.
+ * Plans setting the owned fields of `[serversKey.key]` to `owned` (fields absent from `owned` are removed),
+ * appending the table when it is missing. The caller has decided the table is companion's.
  */
-function scanValue(
-  line: string,
-  from: number,
-  state: { string?: '"""' | "'''"; depth: number },
-  at: string,
-): { valueEnd: number; open?: { string?: '"""' | "'''"; depth: number } } {
-  let depth = state.depth;
-  let string = state.string;
-  let lastContent = from;
-  let i = from;
-  while (i < line.length) {
-    if (string !== undefined) {
-      const close = line.indexOf(string, i);
-      if (string === '"""') {
-        // Find an unescaped closing delimiter.
-        let j = i;
-        let found = -1;
-        while (j < line.length) {
-          if (line[j] === '\\') j += 2;
-          else if (line.startsWith('"""', j)) {
-            found = j;
-            break;
-          } else j++;
-        }
-        if (found === -1) return { valueEnd: line.length, open: { string, depth } };
-        // A closing run may be up to five quotes long (quotes just inside the delimiter).
-        let k = found + 3;
-        while (line[k] === '"' && k < found + 5) k++;
-        i = k;
-      } else {
-        if (close === -1) return { valueEnd: line.length, open: { string, depth } };
-        let k = close + 3;
-        while (line[k] === "'" && k < close + 5) k++;
-        i = k;
+export function buildTomlEntryEdit(
+  config: ConfigText | undefined,
+  spec: EntrySpec,
+  owned: Readonly<Record<string, unknown>>,
+): EditResult {
+  const header = `[${formatKeyPath([spec.serversKey, spec.key])}]`;
+  const body = spec.ownedFields
+    .filter((field) => owned[field] !== undefined)
+    .map((field) => `${formatKeyPath([field])} = ${formatTomlValue(owned[field])}`);
+  if (config === undefined || config.text.trim() === '') {
+    return { ok: true, bytes: new Uint8Array(Buffer.from(`${[header, ...body].join('\n')}\n`, 'utf8')) };
+  }
+  let current = config;
+  const first = locateTable(current.text, spec);
+  if ('reason' in first) return { ok: false, reason: first.reason };
+  const before = getStaticTOMLValue(first.program) as Record<string, unknown>;
+  const eol = detectLineEnd(current.text);
+  if (first.table === undefined) {
+    const text = current.text;
+    const separator = text.endsWith('\n') ? eol : `${eol}${eol}`;
+    const insert = `${separator}${[header, ...body].join(eol)}${eol}`;
+    current = decodeConfig(applyEdits(current, [{ start: text.length, end: text.length, insert }]));
+  } else {
+    let anchor: AST.TOMLKeyValue | undefined;
+    for (const field of spec.ownedFields) {
+      // Ranges move with every edit: find the table again in the current text.
+      const located = locateTable(current.text, spec) as Located;
+      const pair = located.fields.get(field);
+      const wanted = owned[field];
+      let edit: TextEdit | undefined;
+      if (pair === undefined) {
+        if (wanted !== undefined) edit = insertPair(current.text, located.table!, anchor, field, wanted, eol);
+      } else if (wanted === undefined) {
+        edit = removeLines(current.text, pair.range);
+      } else if (!isSameValue(getStaticTOMLValue(pair.value), wanted)) {
+        edit = { start: pair.value.range[0], end: pair.value.range[1], insert: formatTomlValue(wanted) };
       }
-      string = undefined;
-      lastContent = i;
-      continue;
+      if (edit !== undefined) current = decodeConfig(applyEdits(current, [edit]));
+      anchor = wanted === undefined ? anchor : (locateTable(current.text, spec) as Located).fields.get(field);
     }
-    const c = line[i]!;
-    if (c === '#') break;
-    if (c === '"' || c === "'") {
-      if (line.startsWith(c.repeat(3), i)) {
-        string = c === '"' ? '"""' : "'''";
-        i += 3;
-        continue;
-      }
-      let j = i + 1;
-      while (j < line.length && line[j] !== c) j += c === '"' && line[j] === '\\' ? 2 : 1;
-      if (j >= line.length) throw new TomlSyntaxError(`a string is not closed (${at})`);
-      i = j + 1;
-      lastContent = i;
-      continue;
-    }
-    if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') {
-      depth--;
-      if (depth < 0) throw new TomlSyntaxError(`an unbalanced "${c}" (${at})`);
-    }
-    if (c !== ' ' && c !== '\t') lastContent = i + 1;
-    i++;
   }
-  if (string !== undefined) return { valueEnd: line.length, open: { string, depth } };
-  if (depth > 0) return { valueEnd: line.length, open: { depth } };
-  return { valueEnd: lastContent };
+  const expected = buildExpectedDocument(before, spec, owned);
+  return checkResult(current, [expected], spec);
 }
 
-/** Parses a dotted key from `from`: bare, "basic" or 'literal' segments. */
-function parseKey(line: string, from: number, at: string): { path: string[]; end: number } {
-  const path: string[] = [];
-  let pos = from;
-  for (;;) {
-    pos = skipSpace(line, pos);
-    const c = line[pos];
-    if (c === '"' || c === "'") {
-      const [value, end] = parseString(line, pos);
-      path.push(value);
-      pos = end;
-    } else {
-      const bare = /^[A-Za-z0-9_-]+/.exec(line.slice(pos));
-      if (bare === null) throw new TomlSyntaxError(`expected a key (${at})`);
-      path.push(bare[0]);
-      pos += bare[0].length;
-    }
-    const next = skipSpace(line, pos);
-    if (line[next] !== '.') return { path, end: pos };
-    pos = next + 1;
-  }
+/** Plans removing the table `[serversKey.key]`: its header and body lines (sub-tables are separate tables). */
+export function buildTomlEntryRemoval(config: ConfigText, spec: EntrySpec): EditResult {
+  const located = locateTable(config.text, spec);
+  if ('reason' in located) return { ok: false, reason: located.reason };
+  if (located.table === undefined) return { ok: true, bytes: config.bytes };
+  const text = config.text;
+  const edit = removeLines(text, located.table.range);
+  // The blank line install put before an appended table goes with it.
+  const blankBefore = /(\r?\n)[ \t]*\r?\n$/.exec(text.slice(0, edit.start));
+  const start =
+    blankBefore === null ? edit.start : edit.start - blankBefore[0].length + blankBefore[1]!.length;
+  const after = decodeConfig(applyEdits(config, [{ ...edit, start }]));
+  const expected = structuredClone(getStaticTOMLValue(located.program)) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  delete expected[spec.serversKey]![spec.key];
+  // A servers table that only held this entry disappears with it, unless it has a header of its own.
+  const withoutServers = { ...expected };
+  if (Object.keys(expected[spec.serversKey]!).length === 0) delete withoutServers[spec.serversKey];
+  return checkResult(after, [expected, withoutServers], spec);
 }
 
-function skipSpace(line: string, pos: number): number {
-  while (line[pos] === ' ' || line[pos] === '\t') pos++;
-  return pos;
+interface Located {
+  readonly program: AST.TOMLProgram;
+  /** The `[serversKey.key]` table, when the file has one. */
+  readonly table?: AST.TOMLTable;
+  /** Its one-segment keys. */
+  readonly fields: ReadonlyMap<string, AST.TOMLKeyValue>;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  b: '\b',
-  t: '\t',
-  n: '\n',
-  f: '\f',
-  r: '\r',
-  e: '\x1b',
-  '"': '"',
-  '\\': '\\',
-};
-
-/** Parses a one-line basic or literal string at `from`; answers the value and the index after it. */
-function parseString(text: string, from: number): [string, number] {
-  const quote = text[from];
-  if (quote === "'") {
-    const end = text.indexOf("'", from + 1);
-    if (end === -1) throw new TomlSyntaxError('a string is not closed');
-    return [text.slice(from + 1, end), end + 1];
-  }
-  let out = '';
-  let i = from + 1;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"') return [out, i + 1];
-    if (c !== '\\') {
-      out += c;
-      i++;
-      continue;
-    }
-    const e = text[i + 1] ?? '';
-    if (e in ESCAPES) {
-      out += ESCAPES[e];
-      i += 2;
-    } else if (e === 'u' || e === 'U' || e === 'x') {
-      const size = e === 'u' ? 4 : e === 'U' ? 8 : 2;
-      const hex = text.slice(i + 2, i + 2 + size);
-      if (!/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== size) throw new TomlSyntaxError('a bad escape');
-      out += String.fromCodePoint(Number.parseInt(hex, 16));
-      i += 2 + size;
-    } else throw new TomlSyntaxError('a bad escape');
-  }
-  throw new TomlSyntaxError('a string is not closed');
-}
-
-/** Parses a one-line value: strings, booleans, simple numbers, arrays and inline tables of those. */
-function parseValue(text: string, from: number): [unknown, number] {
-  const pos = skipSpace(text, from);
-  const c = text[pos];
-  if (c === '"' || c === "'") {
-    if (text.startsWith(c.repeat(3), pos)) throw new TomlSyntaxError('a multi-line string');
-    return parseString(text, pos);
-  }
-  if (c === '[') {
-    const items: unknown[] = [];
-    let i = skipSpace(text, pos + 1);
-    while (text[i] !== ']') {
-      const [item, end] = parseValue(text, i);
-      items.push(item);
-      i = skipSpace(text, end);
-      if (text[i] === ',') i = skipSpace(text, i + 1);
-      else if (text[i] !== ']') throw new TomlSyntaxError('expected "," or "]"');
-    }
-    return [items, i + 1];
-  }
-  if (c === '{') {
-    const table: Record<string, unknown> = {};
-    let i = skipSpace(text, pos + 1);
-    while (text[i] !== '}') {
-      const key = parseKey(text, i, 'an inline table');
-      i = skipSpace(text, key.end);
-      if (text[i] !== '=') throw new TomlSyntaxError('expected "="');
-      const [value, end] = parseValue(text, i + 1);
-      table[key.path.join('.')] = value;
-      i = skipSpace(text, end);
-      if (text[i] === ',') i = skipSpace(text, i + 1);
-      else if (text[i] !== '}') throw new TomlSyntaxError('expected "," or "}"');
-    }
-    return [table, i + 1];
-  }
-  const word = /^[^\s,\]}#]+/.exec(text.slice(pos))?.[0] ?? '';
-  if (word === 'true' || word === 'false') return [word === 'true', pos + word.length];
-  if (/^[+-]?\d[\d_]*$/.test(word)) return [Number(word.replaceAll('_', '')), pos + word.length];
-  return [UNREAD, pos + Math.max(word.length, 1)];
-}
-
-function readLineValue(line: Line): unknown {
-  if (line.valueEnd === undefined) return UNREAD;
+function locateTable(text: string, spec: EntrySpec): Located | { readonly reason: string } {
+  let program: AST.TOMLProgram;
   try {
-    return parseValue(line.text.slice(0, line.valueEnd), line.valueStart!)[0];
-  } catch {
-    return UNREAD;
+    program = parseTOML(text);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    return {
+      reason: `${spec.shownPath} is not valid TOML (${error.message.replace(/\.$/, '')} at line ${error.lineNumber}, column ${error.column + 1}); fix it by hand, then run again.`,
+    };
   }
+  const path = [spec.serversKey, spec.key];
+  const name = `[${formatKeyPath(path)}]`;
+  const refuse = (how: string) => ({
+    reason: `${spec.shownPath} ${how}; companion install edits only a ${name} table of its own. Change it by hand, or pass --name to use another name.`,
+  });
+  let table: AST.TOMLTable | undefined;
+  const fields = new Map<string, AST.TOMLKeyValue>();
+  for (const node of program.body[0].body) {
+    if (node.type === 'TOMLTable') {
+      const resolved = node.resolvedKey.map(String);
+      const header = readKeys(node.key);
+      if (node.kind === 'array' && (isSamePath(header, path) || isSamePath(header, [spec.serversKey]))) {
+        return refuse(`declares ${formatKeyPath(header)} as an array of tables`);
+      }
+      const ours = node.kind === 'standard' && isSamePath(resolved, path);
+      if (ours) table = node;
+      // A table below ours (`[mcp_servers.fixture.env]`) is part of the entry, and the user's.
+      else if (startsWith(resolved, path)) continue;
+      for (const pair of node.body) {
+        const keys = readKeys(pair.key);
+        const full = [...resolved, ...keys];
+        if (ours) {
+          if (keys.length === 1) fields.set(keys[0]!, pair);
+          else if (spec.ownedFields.includes(keys[0]!))
+            return refuse(`writes ${formatKeyPath(full)} as a dotted key`);
+        } else {
+          const conflict = checkPair(full, pair, path, spec.serversKey);
+          if (conflict !== undefined) return refuse(conflict);
+        }
+      }
+    } else {
+      const conflict = checkPair(readKeys(node.key), node, path, spec.serversKey);
+      if (conflict !== undefined) return refuse(conflict);
+    }
+  }
+  return table === undefined ? { program, fields } : { program, table, fields };
+}
+
+/** Why a key outside our table would collide with it, or undefined. */
+function checkPair(
+  full: readonly string[],
+  pair: AST.TOMLKeyValue,
+  path: readonly string[],
+  serversKey: string,
+): string | undefined {
+  if (startsWith(full, path)) {
+    return `defines ${formatKeyPath(full)} outside a [${formatKeyPath(path)}] table (dotted keys or an inline table)`;
+  }
+  if (isSamePath(full, [serversKey]) && pair.value.type === 'TOMLInlineTable') {
+    return `defines ${serversKey} as an inline table, which no [${formatKeyPath(path)}] table can extend`;
+  }
+  return undefined;
+}
+
+function readKeys(key: AST.TOMLKey): string[] {
+  return key.keys.map((k) => (k.type === 'TOMLBare' ? k.name : k.value));
+}
+
+function readEntryValue(program: AST.TOMLProgram, spec: EntrySpec): Record<string, unknown> {
+  const document = getStaticTOMLValue(program) as Record<string, Record<string, Record<string, unknown>>>;
+  return document[spec.serversKey]?.[spec.key] ?? {};
+}
+
+/** `field = value` on a line of its own after `anchor` (the table's last owned key, else its header line). */
+function insertPair(
+  text: string,
+  table: AST.TOMLTable,
+  anchor: AST.TOMLKeyValue | undefined,
+  field: string,
+  value: unknown,
+  eol: string,
+): TextEdit {
+  const after = anchor?.range[1] ?? text.indexOf(']', table.key.range[1]) + 1;
+  const lineEnd = findLineEnd(text, after);
+  const reference = anchor ?? table.body[0];
+  const indent =
+    reference === undefined ? '' : /^[ \t]*/.exec(text.slice(findLineStart(text, reference.range[0])))![0];
+  const line = `${indent}${formatKeyPath([field])} = ${formatTomlValue(value)}`;
+  return { start: lineEnd, end: lineEnd, insert: `${eol}${line}` };
+}
+
+/** Removes the whole lines `range` spans, line end included (and a comment on its last line). */
+function removeLines(text: string, range: readonly [number, number]): TextEdit {
+  const start = findLineStart(text, range[0]);
+  let end = findLineEnd(text, range[1]);
+  if (text.startsWith('\r\n', end)) end += 2;
+  else if (text[end] === '\n') end += 1;
+  return { start, end, insert: '' };
+}
+
+function findLineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** The offset of the line end (before `\r\n` or `\n`) of the line holding `offset`. */
+function findLineEnd(text: string, offset: number): number {
+  const newline = text.indexOf('\n', offset);
+  if (newline === -1) return text.length;
+  return text[newline - 1] === '\r' ? newline - 1 : newline;
+}
+
+function checkResult(after: ConfigText, expected: readonly unknown[], spec: EntrySpec): EditResult {
+  let value: unknown;
+  try {
+    value = getStaticTOMLValue(parseTOML(after.text));
+  } catch {
+    value = undefined;
+  }
+  if (value === undefined || !expected.some((e) => isSameValue(value, e))) {
+    return {
+      ok: false,
+      reason: `${spec.shownPath} could not be edited safely (the result would not read back as intended); edit [${formatKeyPath([spec.serversKey, spec.key])}] by hand.`,
+    };
+  }
+  return { ok: true, bytes: after.bytes };
 }
 
 function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
   return prefix.length <= path.length && prefix.every((segment, i) => path[i] === segment);
+}
+
+function isSamePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && startsWith(a, b);
 }
 
 function formatKeyPath(path: readonly string[]): string {
@@ -303,157 +257,4 @@ export function formatTomlValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(formatTomlValue).join(', ')}]`;
   if (typeof value === 'boolean' || typeof value === 'number') return String(value);
   throw new TypeError(`cannot write ${JSON.stringify(value)} as TOML`);
-}
-
-interface Located {
-  readonly lines: Line[];
-  /** Index of the `[servers.key]` header, or -1. */
-  readonly header: number;
-  /** Index of each one-segment key's line in that table. */
-  readonly pairs: ReadonlyMap<string, number>;
-}
-
-/** Finds the table and refuses what cannot be edited safely. Throws `TomlSyntaxError` with the reason. */
-function locateTable(text: string, path: readonly string[]): Located {
-  const lines = scanLines(text);
-  let header = -1;
-  const pairs = new Map<string, number>();
-  const name = `[${formatKeyPath(path)}]`;
-  lines.forEach((line, index) => {
-    if (line.kind === 'header') {
-      if (startsWith(line.table, path) && line.arrayTable) {
-        throw new TomlSyntaxError(`it declares ${formatKeyPath(line.table)} as an array of tables`);
-      }
-      if (line.table.length === path.length && startsWith(line.table, path)) {
-        if (header !== -1) throw new TomlSyntaxError(`it declares ${name} twice`);
-        header = index;
-      }
-      return;
-    }
-    if (line.kind !== 'pair') return;
-    const full = [...line.table, ...line.key!];
-    const inOurTable = line.table.length >= path.length && startsWith(line.table, path);
-    if (!inOurTable && (startsWith(full, path) || startsWith(path, full))) {
-      throw new TomlSyntaxError(
-        `it defines ${formatKeyPath(full)} outside a ${name} table (dotted keys or an inline table); companion install edits only a ${name} table`,
-      );
-    }
-    if (line.table.length === path.length && inOurTable && line.key!.length === 1) {
-      if (!pairs.has(line.key![0]!)) pairs.set(line.key![0]!, index);
-    }
-  });
-  return { lines, header, pairs };
-}
-
-/**
- * Reads the table `[serversKey.key]` of a TOML config as a flat entry of its one-line, one-segment keys (a value
- * this parser does not read stays out of the entry's equality but keeps its key). Pure.
- */
-export function readTomlEntry(
-  text: string,
-  serversKey: string,
-  key: string,
-  shownPath: string,
-): ConfigEntryRead {
-  let located: Located;
-  try {
-    located = locateTable(text, [serversKey, key]);
-  } catch (error) {
-    if (!(error instanceof TomlSyntaxError)) throw error;
-    return { status: 'invalid', reason: `${shownPath} cannot be read safely: ${error.message}.` };
-  }
-  if (located.header === -1) return { status: 'missing' };
-  const entry: Record<string, unknown> = {};
-  for (const [field, index] of located.pairs) entry[field] = readLineValue(located.lines[index]!);
-  return { status: 'found', entry };
-}
-
-/**
- * Plans the edit of a TOML config (undefined text: the file does not exist): rewrites, adds or removes only the
- * lines of the owned fields in `[serversKey.key]`, keeping each rewritten line's indentation and trailing comment,
- * or appends the table when it is missing. Refuses an owned field whose value spans lines, a file it cannot
- * follow, and a table under `key` that is not companion's. Pure.
- */
-export function buildTomlConfigEdit(text: string | undefined, edit: EntryEdit): ConfigEdit {
-  const path = [edit.serversKey, edit.key];
-  const header = `[${formatKeyPath(path)}]`;
-  const body = edit.ownedFields
-    .filter((field) => edit.owned[field] !== undefined)
-    .map((field) => `${formatKeyPath([field])} = ${formatTomlValue(edit.owned[field])}`);
-  if (text === undefined || text.trim() === '') {
-    return { status: 'created', text: `${[header, ...body].join('\n')}\n` };
-  }
-  let located: Located;
-  try {
-    located = locateTable(text, path);
-  } catch (error) {
-    if (!(error instanceof TomlSyntaxError)) throw error;
-    return {
-      status: 'refused',
-      reason: `${edit.shownPath} cannot be edited safely: ${error.message}. Fix it by hand, then run again.`,
-    };
-  }
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const { lines, pairs } = located;
-  if (located.header === -1) {
-    const separator = text.endsWith('\n') ? eol : `${eol}${eol}`;
-    return { status: 'created', text: `${text}${separator}${[header, ...body].join(eol)}${eol}` };
-  }
-
-  const entry: Record<string, unknown> = {};
-  for (const field of edit.ownedFields) {
-    const index = pairs.get(field);
-    if (index === undefined) continue;
-    if (lines[index]!.valueEnd === undefined) {
-      return {
-        status: 'refused',
-        reason: `${edit.shownPath} writes "${field}" of ${header} over several lines; companion install rewrites only one-line values. Put it on one line, then run again.`,
-      };
-    }
-    entry[field] = readLineValue(lines[index]!);
-  }
-  if (!edit.isOurs(entry)) {
-    return {
-      status: 'refused',
-      reason: `${edit.shownPath} already has ${header} running \`${formatEntryCommand(entry)}\`, which is not companion. companion install never overwrites an entry it did not write: rename or remove that table, then run again.`,
-    };
-  }
-
-  const replaced = new Map<number, string | null>();
-  const inserted = new Map<number, string[]>();
-  let anchor = located.header;
-  for (const field of edit.ownedFields) {
-    const wanted = edit.owned[field];
-    const index = pairs.get(field);
-    if (index === undefined) {
-      if (wanted === undefined) continue;
-      const after = inserted.get(anchor) ?? [];
-      after.push(`${formatKeyPath([field])} = ${formatTomlValue(wanted)}`);
-      inserted.set(anchor, after);
-      continue;
-    }
-    const line = lines[index]!;
-    if (wanted === undefined) {
-      replaced.set(index, null);
-      continue;
-    }
-    anchor = index;
-    if (isDeepEqual(entry[field], wanted)) continue;
-    const indent = line.text.slice(0, line.text.search(/\S/));
-    // Keep what follows the value (spacing and a comment) as the user wrote it.
-    const rest = line.text.slice(line.valueEnd);
-    replaced.set(index, `${indent}${formatKeyPath([field])} = ${formatTomlValue(wanted)}${rest}`);
-  }
-  if (replaced.size === 0 && inserted.size === 0) return { status: 'unchanged', text };
-
-  let out = '';
-  lines.forEach((line, index) => {
-    const replacement = replaced.get(index);
-    if (replacement !== null) {
-      const lineEnd = line.eol === '' && inserted.has(index) ? eol : line.eol;
-      out += `${replacement ?? line.text}${lineEnd}`;
-    }
-    for (const added of inserted.get(index) ?? []) out += `${added}${eol}`;
-  });
-  return { status: 'updated', text: out };
 }

@@ -1,58 +1,112 @@
 /**
- * Writes for `companion install`: a file is replaced whole (temp file + rename, so a host reading its config at
- * that moment sees the old or the new text, never half), and only when its bytes change, so a second install
- * leaves every mtime alone.
+ * The writes `companion install` and `uninstall` make, and how they keep what the user had: a file is replaced
+ * whole through a temp file and a rename in its own directory (a host reading its config at that moment sees the
+ * old or the new bytes, never half), with the replaced file's permission bits and owner; a file or directory
+ * created by a run as root gets the owner of the directory it is created in, so `sudo companion install` leaves
+ * nothing the user cannot edit or delete.
  */
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/**
- * Writes `content` to `path` unless the file already holds exactly those bytes; answers whether it wrote.
- * Creates missing directories. A symlinked file is written through to its target (dotfile managers link
- * config files), and an existing file keeps its permission bits.
- */
-export function writeFileIfChanged(path: string, content: string | Uint8Array): boolean {
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  let target = path;
-  if (existsSync(path)) {
-    if (lstatSync(path).isSymbolicLink()) target = realpathSync.native(path);
-    if (
-      Buffer.from(readFileSync(target)).equals(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-    ) {
-      return false;
-    }
-  }
-  mkdirSync(dirname(target), { recursive: true });
-  const mode = existsSync(target) ? statSync(target).mode & 0o7777 : undefined;
-  const temp = join(dirname(target), `.${basename(target)}.companion-${process.pid}-${Date.now()}.tmp`);
-  try {
-    writeFileSync(temp, bytes);
-    if (mode !== undefined) chmodSync(temp, mode);
-    renameSync(temp, target);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  return true;
+/** Who owns a file and its permission bits, as kept across a replace. */
+export interface FileOwnership {
+  readonly mode: number;
+  readonly uid: number;
+  readonly gid: number;
 }
 
-/** The file's text, or undefined when it does not exist. Other errors (EACCES, EISDIR) propagate. */
-export function readTextIfExists(path: string): string | undefined {
+const asRoot = () => process.getuid?.() === 0;
+
+/** The ownership of an existing path. */
+export function readOwnership(path: string): FileOwnership {
+  const stats = fs.statSync(path);
+  return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid };
+}
+
+/**
+ * Writes `bytes` to `target` through a temp file beside it and a rename. `keep` (an existing file's ownership)
+ * is given to the new file; without it the file gets `mode` (or the umask's default) and, when running as root,
+ * the owner of its directory.
+ */
+export function replaceFile(
+  target: string,
+  bytes: Uint8Array,
+  keep: FileOwnership | undefined,
+  mode?: number,
+): void {
+  const directory = dirname(target);
+  const temp = join(
+    directory,
+    `.${basename(target)}.companion-${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
+  );
+  const fd = fs.openSync(temp, 'wx', keep?.mode ?? mode ?? 0o666);
   try {
-    return readFileSync(path, 'utf8');
+    try {
+      writeAll(fd, bytes);
+      if (keep !== undefined || mode !== undefined) fs.fchmodSync(fd, keep?.mode ?? mode!);
+      const owner = keep ?? (asRoot() ? readOwnership(directory) : undefined);
+      if (owner !== undefined && asRoot()) fs.fchownSync(fd, owner.uid, owner.gid);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    fs.rmSync(temp, { force: true });
     throw error;
   }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let written = 0;
+  while (written < bytes.byteLength) written += fs.writeSync(fd, bytes, written, bytes.byteLength - written);
+}
+
+/**
+ * Creates `dir` and every missing ancestor, one at a time, and answers the directories it created (outermost
+ * first). A path component that is a file fails with ENOTDIR, an unwritable parent with EACCES.
+ */
+export function createDirectories(dir: string): string[] {
+  const missing: string[] = [];
+  for (let at = dir; !isDirectory(at); at = dirname(at)) {
+    if (dirname(at) === at) break;
+    missing.unshift(at);
+  }
+  const created: string[] = [];
+  for (const path of missing) {
+    fs.mkdirSync(path);
+    created.push(path);
+    if (asRoot()) {
+      const owner = readOwnership(dirname(path));
+      fs.chownSync(path, owner.uid, owner.gid);
+    }
+  }
+  return created;
+}
+
+/** The file's bytes, or undefined when nothing is there (ENOENT, or a path component that is not a directory). */
+export function readBytesIfExists(path: string): Uint8Array | undefined {
+  try {
+    return new Uint8Array(fs.readFileSync(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return fs.statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isSameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+  );
 }

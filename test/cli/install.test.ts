@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OWN_BIN } from '../../src/install/server-entry.js';
@@ -8,7 +8,7 @@ import { createSandbox, listFiles, readText, readTreeState, type Sandbox } from 
 
 const ALL = 'claude-code,claude-desktop,vscode,cursor,codex,codex-user,generic';
 const MARKER =
-  '# Published by companion install for the server "fixture". Edit the skill in its content repository: install overwrites this copy.\n*\n';
+  '# Published by companion install for the server "fixture". Edit the skill in its content repository: install refreshes the files it wrote here and leaves the ones you add or change.\n*\n';
 const ALPHA = ['.gitignore', 'SKILL.md', 'references/base.md', 'references/checklist.md'];
 const BETA = ['.gitignore', 'SKILL.md', 'references/base.md'];
 
@@ -47,7 +47,7 @@ Published alpha, beta into .github/skills.
 Published alpha, beta into .cursor/skills.
 Published alpha, beta into .agents/skills.
 Claude Desktop reads no skills directory: it gets the skills from the server itself (the skill_load tool), or from a zip uploaded in its settings.
-Recorded what was published in .companion/state.json.
+Recorded what was written in .companion/state.json.
 
 Left to do:
   Claude Code asks you to approve the servers in .mcp.json the first time it starts in this project; \`/mcp\` shows whether the server is connected.
@@ -84,20 +84,59 @@ Left to do:
       '.config/Claude/claude_desktop_config.json',
     ]);
 
+    // The record names every entry written (by the digest of its owned fields), every file published (by the
+    // digest of its bytes, with its mode), and that every config was created here (nothing to back up).
     const record = readJson(box.inProject('.companion/state.json'));
-    expect(record).toEqual({
-      version: 1,
+    expect(record).toMatchObject({
+      version: 2,
       server: 'fixture',
       root: box.root,
-      clients: ALL.split(','),
+      clients: ALL.split(',').map((id) => ({ id, name: 'fixture' })),
       skills: ['alpha', 'beta'],
       digest: expect.stringMatching(/^[0-9a-f]{64}$/),
-      directories: ['.agents/skills', '.claude/skills', '.cursor/skills', '.github/skills'].map((path) => ({
-        path,
-        skills: ['alpha', 'beta'],
-        digest: record.digest,
-      })),
     });
+    expect(
+      record.configs.map((c: Json) => [
+        c.path.replace(box.project, '<p>').replace(box.home, '<h>'),
+        c.original,
+        c.pristine,
+      ]),
+    ).toEqual([
+      ['<p>/.mcp.json', { absent: true }, true],
+      ['<h>/.config/Claude/claude_desktop_config.json', { absent: true }, true],
+      ['<p>/.vscode/mcp.json', { absent: true }, true],
+      ['<p>/.cursor/mcp.json', { absent: true }, true],
+      ['<p>/.codex/config.toml', { absent: true }, true],
+      ['<h>/.codex/config.toml', { absent: true }, true],
+    ]);
+    for (const config of record.configs) {
+      expect(config.entries).toEqual([
+        {
+          table: expect.any(String),
+          name: 'fixture',
+          digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        },
+      ]);
+    }
+    expect(record.directories.map((d: Json) => d.path)).toEqual([
+      '.agents/skills',
+      '.claude/skills',
+      '.cursor/skills',
+      '.github/skills',
+    ]);
+    for (const directory of record.directories) {
+      expect(directory.digest).toBe(record.digest);
+      expect(
+        directory.skills.map((skill: Json) => [
+          skill.id,
+          skill.complete,
+          skill.files.map((f: Json) => f.path),
+        ]),
+      ).toEqual([
+        ['alpha', true, ALPHA],
+        ['beta', true, BETA],
+      ]);
+    }
     expect(readText(box.inProject('.companion/.gitignore'))).toBe('*\n');
   });
 
@@ -196,18 +235,31 @@ Nothing changed: everything was already in place.
     expect(readTreeState(box.home)).toEqual(home);
   });
 
-  it('refreshes a copy edited by hand, and only that one', async () => {
+  it('refreshes a copy when the content changed, and leaves a file edited by hand or added, saying so', async () => {
     await box.install('--root', box.root, '--client', 'claude-code');
+    box.temp.write('content/skills/alpha/references/checklist.md', 'A new checklist.\n');
     box.temp.write('project/.claude/skills/beta/SKILL.md', 'edited by hand\n');
     box.temp.write('project/.claude/skills/beta/notes.md', 'an extra file\n');
     const result = await box.install();
-    expect(result.stdout).toContain('Published beta into .claude/skills (alpha unchanged).\n');
-    expect(
-      readFileSync(box.inProject('.claude/skills/beta/SKILL.md')).equals(
-        readFileSync(`${box.root}/skills/beta/SKILL.md`),
-      ),
-    ).toBe(true);
-    expect(existsSync(box.inProject('.claude/skills/beta/notes.md'))).toBe(false);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Published alpha into .claude/skills (beta unchanged).\n');
+    expect(result.stdout).toContain(
+      'Kept .claude/skills/beta/SKILL.md: it changed since companion published it, or companion never wrote it. The copy of beta is not what the server publishes until you move it away and run install again.\n',
+    );
+    expect(readText(box.inProject('.claude/skills/alpha/references/checklist.md'))).toBe(
+      'A new checklist.\n',
+    );
+    expect(readText(box.inProject('.claude/skills/beta/SKILL.md'))).toBe('edited by hand\n');
+    expect(readText(box.inProject('.claude/skills/beta/notes.md'))).toBe('an extra file\n');
+    // The edited file is no longer companion's: the record lets it go, and the copy is not complete.
+    const beta = readJson(box.inProject('.companion/state.json')).directories[0].skills[1];
+    expect(beta.complete).toBe(false);
+    expect(beta.files.map((f: Json) => f.path)).toEqual(['.gitignore', 'references/base.md']);
+    // Once the user moves the file away, install writes it again.
+    box.temp.remove('project/.claude/skills/beta/SKILL.md');
+    const again = await box.install();
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Published beta into .claude/skills (alpha unchanged).\n');
   });
 });
 
@@ -232,52 +284,68 @@ describe('companion install: entries it did not write', () => {
     ).toBe(true);
   });
 
-  it('refuses a foreign entry under our key, leaves it untouched, and still installs the other clients', async () => {
+  it('refuses a foreign entry under our key, writes nothing for any client, and takes --name', async () => {
     const foreign = '{ "mcpServers": { "fixture": { "command": "uvx", "args": ["fixture-mcp"] } } }\n';
     box.temp.write('project/.mcp.json', foreign);
     const result = await box.install('--root', box.root, '--client', 'claude-code,cursor');
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(
-      'Refused Claude Code: .mcp.json already has an entry "fixture" that runs `uvx fixture-mcp`, which is not companion. companion install never overwrites an entry it did not write: rename or remove that entry, then run install again.\n',
+    expect(result.stdout).toBe(
+      'Refused Claude Code: .mcp.json already has an entry "fixture" that runs `uvx fixture-mcp`, which companion install did not write. It never changes an entry it did not write: pass --name NAME to add this server under another name, or rename or remove that entry, then run again.\n\nNothing was installed: install changes every host or none. Fix what is refused above, or leave those clients out (--client), then run again.\n',
     );
-    expect(result.stdout).toContain('Configured "fixture" for Cursor in .cursor/mcp.json.\n');
     expect(readText(box.inProject('.mcp.json'))).toBe(foreign);
-    // The refused client's skills directory is not published into; the record does not name it.
-    expect(existsSync(box.inProject('.claude/skills'))).toBe(false);
-    expect(readJson(box.inProject('.companion/state.json')).clients).toEqual(['cursor']);
+    expect(listFiles(box.project)).toEqual(['.mcp.json']);
+
+    const named = await box.install(
+      '--root',
+      box.root,
+      '--client',
+      'claude-code,cursor',
+      '--name',
+      'fixture-2',
+    );
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain('Configured "fixture-2" for Claude Code in .mcp.json.\n');
+    expect(readJson(box.inProject('.mcp.json')).mcpServers).toEqual({
+      fixture: { command: 'uvx', args: ['fixture-mcp'] },
+      'fixture-2': { type: 'stdio', command: 'node', args: stdioArgs(box.root) },
+    });
+    // The name is remembered: a plain refresh keeps using it.
+    const again = await box.install();
+    expect(again.stdout).toContain('Reused "fixture-2" for Claude Code in .mcp.json: unchanged.\n');
   });
 
   it('keeps fields it does not own (env, disabled, comments) while rewriting its own', async () => {
     await box.install('--root', box.root, '--client', 'claude-code');
-    const written = readJson(box.inProject('.mcp.json'));
+    const written = readText(box.inProject('.mcp.json'));
     box.temp.write(
       'project/.mcp.json',
-      `{
-  "mcpServers": {
-    "fixture": {
-      "type": "stdio",
-      "command": "node",
-      "args": ["${OWN_BIN}", "serve", "--root", "/somewhere/old"],
-      "env": { "DEBUG": "1" }, // added by hand
-      "disabled": false
-    }
-  }
-}
-`,
+      written.replace(
+        '"type": "stdio",',
+        '"type": "stdio",\n      "env": { "DEBUG": "1" }, // added by hand\n      "disabled": false,',
+      ),
     );
-    const result = await box.install();
+    box.temp.write('moved/placeholder', '');
+    cpSync(box.root, box.temp.path('moved/content'), { recursive: true });
+    const result = await box.install('--root', box.temp.path('moved/content'));
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Configured "fixture" for Claude Code in .mcp.json.\n');
+    expect(result.stdout).toMatch(
+      /^Backed up \.mcp\.json to \.companion\/backups\/[^/]+\/\.mcp\.json before changing it\.$/m,
+    );
     const after = readText(box.inProject('.mcp.json'));
-    expect(after).toContain('"env": { "DEBUG": "1" }, // added by hand\n      "disabled": false');
+    expect(after).toContain('"env": { "DEBUG": "1" }, // added by hand\n      "disabled": false,');
     expect(readJson(box.inProject('.mcp.json')).mcpServers.fixture).toEqual({
-      ...written.mcpServers.fixture,
+      type: 'stdio',
+      command: 'node',
+      args: stdioArgs(box.temp.path('moved/content')),
       env: { DEBUG: '1' },
       disabled: false,
     });
   });
 
-  it('rewrites only its own lines of Codex’s TOML, keeping other tables, keys and comments', async () => {
+  it('rewrites only its own value of Codex’s TOML, keeping other tables, keys and comments', async () => {
+    await box.install('--root', box.root, '--client', 'codex');
+    const ours = readText(box.inProject('.codex/config.toml'));
     const before = `model = "o3" # the model
 
 [mcp_servers.other]
@@ -286,11 +354,7 @@ args = [
   "other-mcp",
 ]
 
-[mcp_servers.fixture]
-command = "node" # started by node
-args = ["/old/bin/companion.js", "serve"]
-startup_timeout_sec = 30
-
+${ours.replace('command = "node"', 'command = "node" # started by node').replace(/args = (\[.*\])/, 'args = $1\nstartup_timeout_sec = 30')}
 [mcp_servers.fixture.env]
 DEBUG = "1"
 
@@ -298,26 +362,30 @@ DEBUG = "1"
 model = "gpt-5"
 `;
     box.temp.write('project/.codex/config.toml', before);
-    const result = await box.install('--root', box.root, '--client', 'codex');
+    cpSync(box.root, box.temp.path('moved'), { recursive: true });
+    const result = await box.install('--root', box.temp.path('moved'));
     expect(result.code).toBe(0);
     expect(readText(box.inProject('.codex/config.toml'))).toBe(
       before.replace(
-        'args = ["/old/bin/companion.js", "serve"]',
-        `args = ${JSON.stringify(stdioArgs(box.root)).replaceAll('","', '", "')}`,
+        JSON.stringify(stdioArgs(box.root)).replaceAll('","', '", "'),
+        JSON.stringify(stdioArgs(box.temp.path('moved'))).replaceAll('","', '", "'),
       ),
     );
-    expect(listFiles(box.inProject('.agents/skills'))).toContain('beta/SKILL.md');
   });
 
-  it('refuses a Codex table whose owned value spans lines', async () => {
-    const before = '[mcp_servers.fixture]\ncommand = "node"\nargs = [\n  "/x/companion.js",\n]\n';
-    box.temp.write('project/.codex/config.toml', before);
-    const result = await box.install('--root', box.root, '--client', 'codex');
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain(
-      'Refused Codex: .codex/config.toml writes "args" of [mcp_servers.fixture] over several lines',
+  it('rewrites its own Codex value by its range when the user spread it over several lines', async () => {
+    await box.install('--root', box.root, '--client', 'codex');
+    const spread = readText(box.inProject('.codex/config.toml')).replace(
+      /args = \[(.*)\]/,
+      (_match, inner: string) => `args = [\n  ${inner.split(', ').join(',\n  ')},\n]`,
     );
-    expect(readText(box.inProject('.codex/config.toml'))).toBe(before);
+    box.temp.write('project/.codex/config.toml', spread);
+    cpSync(box.root, box.temp.path('moved'), { recursive: true });
+    const result = await box.install('--root', box.temp.path('moved'));
+    expect(result.code).toBe(0);
+    expect(readText(box.inProject('.codex/config.toml'))).toBe(
+      `[mcp_servers.fixture]\ncommand = "node"\nargs = ${JSON.stringify(stdioArgs(box.temp.path('moved'))).replaceAll('","', '", "')}\n`,
+    );
   });
 
   it('never replaces a skill directory it did not publish', async () => {
@@ -328,9 +396,12 @@ model = "gpt-5"
       'Published beta into .claude/skills.\nSkipped alpha in .claude/skills: .claude/skills/alpha exists and was not published by companion (it has no companion .gitignore). Move it away, then run install again.\n',
     );
     expect(readText(box.inProject('.claude/skills/alpha/SKILL.md'))).toBe('my own alpha\n');
-    expect(readJson(box.inProject('.companion/state.json')).directories).toEqual([
-      { path: '.claude/skills', skills: ['beta'], digest: expect.any(String) },
-    ]);
+    expect(
+      readJson(box.inProject('.companion/state.json')).directories.map((d: Json) => [
+        d.path,
+        d.skills.map((skill: Json) => skill.id),
+      ]),
+    ).toEqual([['.claude/skills', ['beta']]]);
   });
 });
 
@@ -372,15 +443,21 @@ describe('companion install: skills no longer published', () => {
     ]);
   });
 
-  it('keeps a stale directory that no longer carries companion’s marker', async () => {
+  it('removes only its own files from a stale copy, keeping what the user added or changed', async () => {
     await box.install('--root', box.root, '--client', 'claude-code');
-    box.temp.remove('project/.claude/skills/beta/.gitignore');
+    box.temp.write('project/.claude/skills/beta/notes.md', 'mine\n');
+    box.temp.write('project/.claude/skills/beta/references/base.md', 'changed by hand\n');
     box.temp.remove('content/skills/beta');
+    box.temp.write(
+      'content/knowledge/server-scope.json',
+      readText(`${box.root}/knowledge/server-scope.json`).replace('"skills": ["beta"]', '"skills": []'),
+    );
     const result = await box.install();
     expect(result.stdout).toContain(
-      'Kept .claude/skills/beta: it is no longer published, but it exists and was not published by companion (it has no companion .gitignore), so it may be yours now; remove it by hand if not.\n',
+      'Kept .claude/skills/beta: it is no longer published, but it holds files companion did not write or that changed since (notes.md, references/base.md); remove it by hand if you do not need it.\n',
     );
-    expect(existsSync(box.inProject('.claude/skills/beta/SKILL.md'))).toBe(true);
+    expect(listFiles(box.inProject('.claude/skills/beta'))).toEqual(['notes.md', 'references/base.md']);
+    expect(readText(box.inProject('.claude/skills/beta/references/base.md'))).toBe('changed by hand\n');
   });
 });
 

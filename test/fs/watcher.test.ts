@@ -195,7 +195,7 @@ describe('createWatcher', () => {
         // A watcher that stops delivering file events (as a lost inotify event would): only a reconcile sees.
         watch: (paths: string, options: ChokidarOptions) => {
           const watcher = watch(paths, options);
-          const emit = watcher.emit.bind(watcher);
+          const emit = watcher.emit.bind(watcher) as (event: string, ...args: unknown[]) => boolean;
           watcher.emit = ((event: string, ...args: unknown[]) =>
             deaf && event !== 'error' && event !== 'ready'
               ? true

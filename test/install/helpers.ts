@@ -2,11 +2,21 @@
  * A sandbox for `companion install` / `doctor` tests: a content root copied from `test/fixtures/valid/`, an empty
  * project directory and a fake HOME, all under one temp directory, with helpers to run the commands in-process.
  */
-import { cpSync, type Dirent, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  type Dirent,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { run as doctor } from '../../src/cli/commands/doctor.js';
 import { run as install } from '../../src/cli/commands/install.js';
-import { repoRoot, runCommand } from '../helpers/run-cli.js';
+import { run as uninstall } from '../../src/cli/commands/uninstall.js';
+import { type CliResult, repoRoot, runCli, runCommand } from '../helpers/run-cli.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 
 export interface Sandbox {
@@ -24,6 +34,10 @@ export interface Sandbox {
   install(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Runs `companion doctor …args` the same way. */
   doctor(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Runs `companion uninstall …args` the same way. */
+  uninstall(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Runs the real built CLI (`bin/companion.js …args`) with cwd = project and HOME = the fake home. */
+  cli(...args: string[]): Promise<CliResult>;
   cleanup(): void;
 }
 
@@ -45,6 +59,9 @@ export function createSandbox(): Sandbox {
     inProject: (path) => join(project, ...path.split('/')),
     install: (...args) => runCommand(install, args, { cwd: project, env }),
     doctor: (...args) => runCommand(doctor, args, { cwd: project, env }),
+    uninstall: (...args) => runCommand(uninstall, args, { cwd: project, env }),
+    cli: (...args) =>
+      runCli(args, { cwd: project, env: { HOME: home, XDG_CONFIG_HOME: undefined, CODEX_HOME: undefined } }),
     cleanup: () => temp.cleanup(),
   };
 }
@@ -78,4 +95,28 @@ export function readTreeState(dir: string): Record<string, { bytes: string; mtim
 /** Reads a project file as text. */
 export function readText(path: string): string {
   return readFileSync(path, 'utf8');
+}
+
+/**
+ * Everything below `dir` as it is on disk: every directory (empty ones too) with its mode, every file with its
+ * mode and bytes (base64), every symlink with its target. Two equal results mean nothing was added, lost or
+ * changed, down to permission bits.
+ */
+export function readTree(dir: string): Record<string, string> {
+  const tree: Record<string, string> = {};
+  const walk = (relative: string) => {
+    const absolute = relative === '' ? dir : join(dir, relative);
+    for (const entry of readdirSync(absolute, { withFileTypes: true })) {
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      const full = join(dir, path);
+      const mode = (lstatSync(full).mode & 0o7777).toString(8);
+      if (entry.isSymbolicLink()) tree[path] = `link ${readlinkSync(full)}`;
+      else if (entry.isDirectory()) {
+        tree[`${path}/`] = `dir ${mode}`;
+        walk(path);
+      } else tree[path] = `file ${mode} ${readFileSync(full).toString('base64')}`;
+    }
+  };
+  walk('');
+  return tree;
 }

@@ -1,40 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildJsonConfigEdit,
-  type EntryEdit,
-  isDeepEqual,
-  readJsonEntry,
-} from '../../src/install/json-config.js';
-import { namesCompanion } from '../../src/install/server-entry.js';
+import { buildJsonEntryEdit, buildJsonEntryRemoval, readJsonEntry } from '../../src/install/json-config.js';
+import { configOf, reasonOf, specOf, textOf } from './config-text.js';
 
 const OWNED = {
   type: 'stdio',
   command: 'node',
   args: ['/opt/companion/bin/companion.js', 'serve', '--root', '/r'],
 };
+const SPEC = specOf('mcpServers', ['type', 'command', 'args', 'url'], '.mcp.json');
 
-function edit(owned: Record<string, unknown> = OWNED): EntryEdit {
-  return {
-    serversKey: 'mcpServers',
-    key: 'fixture',
-    owned,
-    ownedFields: ['type', 'command', 'args', 'url'],
-    isOurs: namesCompanion,
-    shownPath: '.mcp.json',
-  };
-}
+const edit = (before: string | Uint8Array | undefined, owned: Record<string, unknown> = OWNED) =>
+  buildJsonEntryEdit(configOf(before), SPEC, owned);
+const read = (text: string, key = 'fixture') => readJsonEntry(configOf(text)!, { ...SPEC, key });
 
-function textOf(result: ReturnType<typeof buildJsonConfigEdit>): string {
-  if (result.status === 'refused') throw new Error(result.reason);
-  return result.text;
-}
-
-describe('buildJsonConfigEdit', () => {
+describe('buildJsonEntryEdit', () => {
   it('creates the file with the servers table and our entry', () => {
-    const result = buildJsonConfigEdit(undefined, edit());
-    expect(result.status).toBe('created');
-    expect(JSON.parse(textOf(result))).toEqual({ mcpServers: { fixture: OWNED } });
-    expect(textOf(result).endsWith('}\n')).toBe(true);
+    const after = textOf(edit(undefined));
+    expect(JSON.parse(after)).toEqual({ mcpServers: { fixture: OWNED } });
+    expect(after.endsWith('}\n')).toBe(true);
   });
 
   it('adds our entry beside foreign ones and keeps comments and the rest of the file', () => {
@@ -46,14 +29,26 @@ describe('buildJsonConfigEdit', () => {
   "extra": true
 }
 `;
-    const after = textOf(buildJsonConfigEdit(before, edit()));
-    expect(after).toContain('// servers I use');
-    expect(after).toContain('"other": { "command": "uvx", "args": ["other"] }');
-    expect(readJsonEntry(after, 'mcpServers', 'fixture', 'x')).toEqual({ status: 'found', entry: OWNED });
-    expect(readJsonEntry(after, 'mcpServers', 'other', 'x')).toEqual({
-      status: 'found',
-      entry: { command: 'uvx', args: ['other'] },
-    });
+    const after = textOf(edit(before));
+    expect(after).toBe(`{
+  // servers I use
+  "mcpServers": {
+    "other": { "command": "uvx", "args": ["other"] },
+    "fixture": {
+      "type": "stdio",
+      "command": "node",
+      "args": [
+        "/opt/companion/bin/companion.js",
+        "serve",
+        "--root",
+        "/r"
+      ]
+    }
+  },
+  "extra": true
+}
+`);
+    expect(read(after)).toEqual({ status: 'found', entry: OWNED });
   });
 
   it('rewrites only owned fields of our entry, keeping env, disabled and comments in place', () => {
@@ -68,11 +63,9 @@ describe('buildJsonConfigEdit', () => {
 \t}
 }
 `;
-    const result = buildJsonConfigEdit(before, edit());
-    expect(result.status).toBe('updated');
-    const after = textOf(result);
+    const after = textOf(edit(before));
     expect(after).toContain('\t\t\t"env": { "DEBUG": "1" }, // keep me\n\t\t\t"disabled": false,');
-    expect(readJsonEntry(after, 'mcpServers', 'fixture', 'x')).toEqual({
+    expect(read(after)).toEqual({
       status: 'found',
       entry: { ...OWNED, env: { DEBUG: '1' }, disabled: false },
     });
@@ -91,10 +84,7 @@ describe('buildJsonConfigEdit', () => {
   }
 }
 `;
-    const after = textOf(
-      buildJsonConfigEdit(before, edit({ type: 'http', url: 'http://127.0.0.1:3917/mcp' })),
-    );
-    expect(after).toBe(`{
+    expect(textOf(edit(before, { type: 'http', url: 'http://127.0.0.1:3917/mcp' }))).toBe(`{
   "mcpServers": {
     "fixture": {
       "type": "http",
@@ -108,51 +98,92 @@ describe('buildJsonConfigEdit', () => {
   });
 
   it('writes into the layout the file already has: pretty for `{}`, one line for a one-line file', () => {
-    expect(textOf(buildJsonConfigEdit('{}\n', edit()))).toBe(
-      `${JSON.stringify({ mcpServers: { fixture: OWNED } }, null, 2)}\n`,
-    );
-    expect(textOf(buildJsonConfigEdit('{"mcpServers": {"o": {"command": "x"}}}', edit()))).toBe(
-      '{"mcpServers": {"o": {"command": "x"}, "fixture": { "type": "stdio", "command": "node", "args": ["/opt/companion/bin/companion.js", "serve", "--root", "/r"] }}}\n',
+    expect(textOf(edit('{}\n'))).toBe(`${JSON.stringify({ mcpServers: { fixture: OWNED } }, null, 2)}\n`);
+    // No final newline is added to a file that has none: that byte is the user's.
+    expect(textOf(edit('{"mcpServers": {"o": {"command": "x"}}}'))).toBe(
+      '{"mcpServers": {"o": {"command": "x"}, "fixture": { "type": "stdio", "command": "node", "args": ["/opt/companion/bin/companion.js", "serve", "--root", "/r"] }}}',
     );
   });
 
   it('appends after a trailing comma and its line comment, and keeps CRLF', () => {
     const before = '{\r\n\t"mcpServers": {\r\n\t\t"o": {"command": "x"}, // mine\r\n\t}\r\n}\r\n';
-    expect(textOf(buildJsonConfigEdit(before, edit({ url: 'http://h/mcp' })))).toBe(
+    expect(textOf(edit(before, { url: 'http://h/mcp' }))).toBe(
       '{\r\n\t"mcpServers": {\r\n\t\t"o": {"command": "x"}, // mine\r\n\t\t"fixture": {\r\n\t\t\t"url": "http://h/mcp"\r\n\t\t}\r\n\t}\r\n}\r\n',
     );
   });
 
-  it('answers unchanged, with the same text, when the owned fields already match', () => {
-    const before = `${JSON.stringify({ mcpServers: { fixture: { ...OWNED, env: { A: '1' } } } }, null, 4)}\n`;
-    expect(buildJsonConfigEdit(before, edit())).toEqual({ status: 'unchanged', text: before });
+  it('keeps every byte it does not own: invalid UTF-8 in a comment, Latin-1 in another entry, a BOM', () => {
+    const before = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{\n  // caf'),
+      Buffer.from([0xe9, 0xff]),
+      Buffer.from('\n  "mcpServers": {\n    "other": { "command": "/opt/'),
+      Buffer.from([0xc0, 0xaf]),
+      Buffer.from('x" }\n  }\n}\n'),
+    ]);
+    const result = edit(new Uint8Array(before));
+    if (!result.ok) throw new Error(result.reason);
+    const after = Buffer.from(result.bytes);
+    const insertAt = before.indexOf('x" }') + 'x" }'.length;
+    expect(after.subarray(0, insertAt).equals(before.subarray(0, insertAt))).toBe(true);
+    const tail = before.subarray(insertAt);
+    expect(after.subarray(after.length - tail.length + 1).equals(tail.subarray(1))).toBe(true);
+    expect(read(textOf(result))).toEqual({ status: 'found', entry: OWNED });
   });
 
-  it('refuses an entry under our key that runs something else, and names what it runs', () => {
-    const before = '{ "mcpServers": { "fixture": { "command": "uvx", "args": ["fixture-mcp"] } } }';
-    const result = buildJsonConfigEdit(before, edit());
-    expect(result.status).toBe('refused');
-    expect(result.status === 'refused' && result.reason).toBe(
-      '.mcp.json already has an entry "fixture" that runs `uvx fixture-mcp`, which is not companion. companion install never overwrites an entry it did not write: rename or remove that entry, then run install again.',
-    );
-  });
-
-  it('refuses a file that does not parse, or whose servers table is not an object', () => {
-    const broken = buildJsonConfigEdit('{ "mcpServers": { ', edit());
-    expect(broken.status).toBe('refused');
-    expect(broken.status === 'refused' && broken.reason).toMatch(
+  it('refuses a file that does not parse, or whose servers table or entry is not an object', () => {
+    expect(reasonOf(edit('{ "mcpServers": { '))).toMatch(
       /^\.mcp\.json does not parse as JSON \(.* at line 1, column \d+\)/,
     );
-    expect(buildJsonConfigEdit('{ "mcpServers": [] }', edit()).status).toBe('refused');
-    expect(buildJsonConfigEdit('[]', edit()).status).toBe('refused');
-    expect(buildJsonConfigEdit('{ "mcpServers": { "fixture": "x" } }', edit()).status).toBe('refused');
+    expect(reasonOf(edit('{ "mcpServers": [] }'))).toContain('"mcpServers" in .mcp.json is not an object');
+    expect(reasonOf(edit('[]'))).toContain('is not a JSON object');
+    expect(reasonOf(edit('{ "mcpServers": { "fixture": "x" } }'))).toContain('that is not an object');
+  });
+
+  it('refuses duplicate keys on the way to the entry: hosts read the last, an edit would land in the first', () => {
+    const twice = '{\n  "mcpServers": { "a": {} },\n  "x": 1,\n  "mcpServers": { "b": {} }\n}\n';
+    expect(reasonOf(edit(twice))).toBe(
+      '.mcp.json defines "mcpServers" more than once (line 2 and line 4); hosts read only the last one. Keep one, then run again.',
+    );
+    expect(read(twice)).toEqual({ status: 'invalid', reason: reasonOf(edit(twice)) });
+    expect(reasonOf(edit('{ "mcpServers": { "fixture": {}, "fixture": {} } }'))).toContain(
+      'defines the entry "fixture" more than once',
+    );
+    expect(reasonOf(edit('{ "mcpServers": { "fixture": { "args": [], "args": [] } } }'))).toContain(
+      'defines "args" of "fixture" more than once',
+    );
   });
 });
 
-describe('isDeepEqual', () => {
-  it('ignores key order but not array order', () => {
-    expect(isDeepEqual({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 })).toBe(true);
-    expect(isDeepEqual([1, 2], [2, 1])).toBe(false);
-    expect(isDeepEqual({ a: undefined }, {})).toBe(false);
+describe('buildJsonEntryRemoval', () => {
+  it('removes the entry with its lines and comma, and nothing else', () => {
+    const before = `{
+  // mine
+  "mcpServers": {
+    "other": { "command": "uvx" },
+    "fixture": { "command": "node" } // ours
+  },
+  "extra": true
+}
+`;
+    expect(textOf(buildJsonEntryRemoval(configOf(before)!, SPEC))).toBe(`{
+  // mine
+  "mcpServers": {
+    "other": { "command": "uvx" }
+  },
+  "extra": true
+}
+`);
+  });
+
+  it('undoes an insertion byte for byte', () => {
+    for (const before of [
+      '{\n  "mcpServers": {\n    "other": { "command": "uvx" }\n  }\n}\n',
+      '{"mcpServers": {"o": {"command": "x"}}}',
+      '{\r\n\t"mcpServers": {\r\n\t\t"o": {"command": "x"}\r\n\t}\r\n}\r\n',
+    ]) {
+      const added = textOf(edit(before));
+      expect(textOf(buildJsonEntryRemoval(configOf(added)!, SPEC)), before).toBe(before);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { chmodSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/core/catalog.js';
 import type { Catalog } from '../../src/core/types.js';
@@ -30,19 +31,36 @@ describe('buildPublication', () => {
     expect(publication.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('gives each published file its source’s permission bits', () => {
+    content.write('skills/alpha/scripts/run.sh', '#!/bin/sh\necho hi\n');
+    chmodSync(content.path('skills/alpha/scripts/run.sh'), 0o755);
+    chmodSync(content.path('skills/base.md'), 0o600);
+    const alpha = buildPublication(catalogOf(content.root)).skills[0]!;
+    const modes = Object.fromEntries(alpha.files.map((f) => [f.path, f.mode.toString(8)]));
+    expect(modes).toEqual({
+      'SKILL.md': '644',
+      'references/base.md': '600',
+      'references/checklist.md': '644',
+      'scripts/run.sh': '755',
+    });
+  });
+
   it('has a digest that depends on the content only, and moves with any byte of it', () => {
     const first = buildPublication(catalogOf(content.root)).digest;
     expect(buildPublication(catalogOf(content.root)).digest).toBe(first);
     content.write('skills/base.md', `${readText(content.path('skills/base.md'))}\nOne more line.\n`);
     const changed = buildPublication(catalogOf(content.root)).digest;
     expect(changed).not.toBe(first);
-    // Order of the input does not matter; framing does.
-    const a = { id: 'a', files: [{ path: 'x', bytes: Buffer.from('12') }] };
-    const b = { id: 'b', files: [{ path: 'x', bytes: Buffer.from('3') }] };
+    // Order of the input does not matter; framing does, and so does the mode.
+    const file = (path: string, text: string, mode = 0o644) => ({ path, bytes: Buffer.from(text), mode });
+    const a = { id: 'a', files: [file('x', '12')] };
+    const b = { id: 'b', files: [file('x', '3')] };
     expect(buildPublicationDigest([a, b])).toBe(buildPublicationDigest([b, a]));
-    const shifted = { id: 'a', files: [{ path: 'x', bytes: Buffer.from('1') }] };
-    const shiftedB = { id: 'b', files: [{ path: 'x', bytes: Buffer.from('23') }] };
+    const shifted = { id: 'a', files: [file('x', '1')] };
+    const shiftedB = { id: 'b', files: [file('x', '23')] };
     expect(buildPublicationDigest([shifted, shiftedB])).not.toBe(buildPublicationDigest([a, b]));
+    const executable = { id: 'a', files: [file('x', '12', 0o755)] };
+    expect(buildPublicationDigest([executable, b])).not.toBe(buildPublicationDigest([a, b]));
   });
 });
 

@@ -1,33 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import type { EntryEdit } from '../../src/install/json-config.js';
-import { namesCompanion } from '../../src/install/server-entry.js';
-import { buildTomlConfigEdit, formatTomlString, readTomlEntry } from '../../src/install/toml-config.js';
+import {
+  buildTomlEntryEdit,
+  buildTomlEntryRemoval,
+  formatTomlString,
+  readTomlEntry,
+} from '../../src/install/toml-config.js';
+import { configOf, reasonOf, specOf, textOf } from './config-text.js';
 
 const OWNED = { command: 'node', args: ['/opt/companion/bin/companion.js', 'serve', '--root', '/r'] };
+const ARGS = '["/opt/companion/bin/companion.js", "serve", "--root", "/r"]';
+const SPEC = specOf('mcp_servers', ['command', 'args', 'url'], '.codex/config.toml');
 
-function edit(owned: Record<string, unknown> = OWNED, key = 'fixture'): EntryEdit {
-  return {
-    serversKey: 'mcp_servers',
-    key,
-    owned,
-    ownedFields: ['command', 'args', 'url'],
-    isOurs: namesCompanion,
-    shownPath: '.codex/config.toml',
-  };
-}
+const edit = (
+  before: string | Uint8Array | undefined,
+  owned: Record<string, unknown> = OWNED,
+  key = 'fixture',
+) => buildTomlEntryEdit(configOf(before), { ...SPEC, key }, owned);
+const read = (text: string, key = 'fixture') => readTomlEntry(configOf(text)!, { ...SPEC, key });
 
-function textOf(result: ReturnType<typeof buildTomlConfigEdit>): string {
-  if (result.status === 'refused') throw new Error(result.reason);
-  return result.text;
-}
-
-describe('buildTomlConfigEdit', () => {
+describe('buildTomlEntryEdit', () => {
   it('creates a file holding only our table', () => {
-    const result = buildTomlConfigEdit(undefined, edit());
-    expect(result.status).toBe('created');
-    expect(textOf(result)).toBe(
-      '[mcp_servers.fixture]\ncommand = "node"\nargs = ["/opt/companion/bin/companion.js", "serve", "--root", "/r"]\n',
-    );
+    expect(textOf(edit(undefined))).toBe(`[mcp_servers.fixture]\ncommand = "node"\nargs = ${ARGS}\n`);
   });
 
   it('appends the table after everything else, keeping every other table and key byte for byte', () => {
@@ -45,14 +38,10 @@ describe('buildTomlConfigEdit', () => {
       "model = 'gpt'",
       '',
     ].join('\n');
-    const result = buildTomlConfigEdit(before, edit());
-    expect(result.status).toBe('created');
-    expect(textOf(result)).toBe(
-      `${before}\n[mcp_servers.fixture]\ncommand = "node"\nargs = ["/opt/companion/bin/companion.js", "serve", "--root", "/r"]\n`,
-    );
+    expect(textOf(edit(before))).toBe(`${before}\n[mcp_servers.fixture]\ncommand = "node"\nargs = ${ARGS}\n`);
   });
 
-  it('rewrites only the owned lines of our table, keeping indentation, comments, other keys and subtables', () => {
+  it('rewrites only the owned values of our table, keeping indentation, comments, other keys and subtables', () => {
     const before = [
       '# codex config',
       '[mcp_servers.fixture]',
@@ -68,120 +57,125 @@ describe('buildTomlConfigEdit', () => {
       'command = "uvx"',
       '',
     ].join('\n');
-    const result = buildTomlConfigEdit(before, edit());
-    expect(result.status).toBe('updated');
-    expect(textOf(result)).toBe(
-      [
-        '# codex config',
-        '[mcp_servers.fixture]',
-        '  command = "node"   # how it starts',
-        'startup_timeout_sec = 20',
-        'args = ["/opt/companion/bin/companion.js", "serve", "--root", "/r"] # old',
-        'enabled = true',
-        '',
-        '[mcp_servers.fixture.env]',
-        'DEBUG = "1"',
-        '',
-        '[mcp_servers.other]',
-        'command = "uvx"',
-        '',
-      ].join('\n'),
+    expect(textOf(edit(before))).toBe(before.replace("['/old/companion.js', 'serve']", ARGS));
+  });
+
+  it('replaces an owned value written over several lines by its range', () => {
+    const before = '[mcp_servers.fixture]\ncommand = "node"\nargs = [\n  "/x/companion.js",\n]\ncwd = "/p"\n';
+    expect(textOf(edit(before))).toBe(
+      `[mcp_servers.fixture]\ncommand = "node"\nargs = ${ARGS}\ncwd = "/p"\n`,
     );
   });
 
-  it('answers unchanged when the owned values already match (literal strings and spacing aside)', () => {
+  it('leaves the file as it is when the owned values already match (literal strings and spacing aside)', () => {
     const before = `[mcp_servers.fixture]\ncommand = 'node'\nargs = [ '/opt/companion/bin/companion.js','serve', "--root", "/r", ]\n`;
-    const result = buildTomlConfigEdit(before, edit());
-    expect(result).toEqual({ status: 'unchanged', text: before });
+    expect(textOf(edit(before))).toBe(before);
   });
 
-  it('switches between a command and a URL by replacing the owned lines', () => {
+  it('switches between a command and a URL by removing and inserting owned lines', () => {
     const before =
       '[mcp_servers.fixture]\ncommand = "npx"\nargs = ["--no", "companion", "serve"]\ncwd = "/p"\n';
-    const toUrl = textOf(buildTomlConfigEdit(before, edit({ url: 'http://127.0.0.1:3917/mcp' })));
+    const toUrl = textOf(edit(before, { url: 'http://127.0.0.1:3917/mcp' }));
     expect(toUrl).toBe('[mcp_servers.fixture]\nurl = "http://127.0.0.1:3917/mcp"\ncwd = "/p"\n');
-    // A URL-only entry names no command: the caller decides it is ours (from the record).
-    const back = buildTomlConfigEdit(toUrl, { ...edit(), isOurs: () => true });
-    expect(textOf(back)).toBe(
-      '[mcp_servers.fixture]\ncommand = "node"\nargs = ["/opt/companion/bin/companion.js", "serve", "--root", "/r"]\ncwd = "/p"\n',
-    );
+    expect(textOf(edit(toUrl))).toBe(`[mcp_servers.fixture]\ncommand = "node"\nargs = ${ARGS}\ncwd = "/p"\n`);
   });
 
   it('keeps CRLF line ends', () => {
     const before = 'a = 1\r\n[mcp_servers.fixture]\r\ncommand = "companion"\r\n';
-    expect(textOf(buildTomlConfigEdit(before, edit()))).toBe(
-      'a = 1\r\n[mcp_servers.fixture]\r\ncommand = "node"\r\nargs = ["/opt/companion/bin/companion.js", "serve", "--root", "/r"]\r\n',
+    expect(textOf(edit(before))).toBe(
+      `a = 1\r\n[mcp_servers.fixture]\r\ncommand = "node"\r\nargs = ${ARGS}\r\n`,
     );
   });
 
-  it('quotes a key that is not bare and escapes what TOML needs escaped', () => {
-    const result = textOf(
-      buildTomlConfigEdit(undefined, edit({ command: 'C:\\node "x"\x7f', args: [] }, 'my.server')),
+  it('keeps bytes that are not UTF-8 elsewhere in the file', () => {
+    const before = Buffer.concat([
+      Buffer.from('# r'),
+      Buffer.from([0xe9, 0x73, 0x75, 0x6d, 0xe9]), // "résumé" in Latin-1
+      Buffer.from('\nmodel = "o3"\n'),
+    ]);
+    const result = edit(new Uint8Array(before));
+    if (!result.ok) throw new Error(result.reason);
+    const after = Buffer.from(result.bytes);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    expect(after.subarray(before.length).toString('utf8')).toBe(
+      `\n[mcp_servers.fixture]\ncommand = "node"\nargs = ${ARGS}\n`,
     );
+  });
+
+  it('quotes a key that is not bare and escapes what TOML needs escaped, and reads it back', () => {
+    const result = textOf(edit(undefined, { command: 'C:\\node "x"\x7f', args: [] }, 'my.server'));
     expect(result).toBe('[mcp_servers."my.server"]\ncommand = "C:\\\\node \\"x\\"\\u007F"\nargs = []\n');
-    // And it reads back what it wrote.
-    const read = readTomlEntry(result, 'mcp_servers', 'my.server', 'x');
-    expect(read).toEqual({ status: 'found', entry: { command: 'C:\\node "x"\x7f', args: [] } });
+    expect(read(result, 'my.server')).toEqual({
+      status: 'found',
+      entry: { command: 'C:\\node "x"\x7f', args: [] },
+    });
   });
 
-  it('refuses a table under our key that runs something else', () => {
-    const before = '[mcp_servers.fixture]\ncommand = "uvx"\nargs = ["fixture-server"]\n';
-    const result = buildTomlConfigEdit(before, edit());
-    expect(result.status).toBe('refused');
-    expect(result.status === 'refused' && result.reason).toContain(
-      '`uvx fixture-server`, which is not companion',
-    );
-  });
-
-  it('refuses an owned value written over several lines', () => {
-    const before = '[mcp_servers.fixture]\ncommand = "node"\nargs = [\n  "/x/companion.js",\n]\n';
-    const result = buildTomlConfigEdit(before, edit());
-    expect(result.status).toBe('refused');
-    expect(result.status === 'refused' && result.reason).toContain(
-      'writes "args" of [mcp_servers.fixture] over several lines',
-    );
-  });
-
-  it('refuses our entry defined by dotted keys or as an inline table', () => {
-    for (const before of [
-      'mcp_servers.fixture.command = "companion"\n',
-      '[mcp_servers]\nfixture = { command = "companion" }\n',
-      'mcp_servers = { fixture = { command = "companion" } }\n',
-    ]) {
-      const result = buildTomlConfigEdit(before, edit());
-      expect(result.status, before).toBe('refused');
-      expect(result.status === 'refused' && result.reason).toContain('outside a [mcp_servers.fixture] table');
+  it('refuses our entry defined by dotted keys, as an inline table, or as an array of tables', () => {
+    const cases: [string, string][] = [
+      ['mcp_servers.fixture.command = "companion"\n', 'outside a [mcp_servers.fixture] table'],
+      ['[mcp_servers]\nfixture = { command = "companion" }\n', 'outside a [mcp_servers.fixture] table'],
+      ['mcp_servers = { other = { command = "x" } }\n', 'defines mcp_servers as an inline table'],
+      ['[[mcp_servers.fixture]]\ncommand = "x"\n', 'as an array of tables'],
+      ['[mcp_servers.fixture]\nargs.x = 1\n', 'as a dotted key'],
+    ];
+    for (const [before, expected] of cases) {
+      const reason = reasonOf(edit(before));
+      expect(reason, before).toContain(expected);
+      expect(reason).toContain('pass --name');
     }
   });
 
-  it('refuses a file it cannot follow instead of guessing', () => {
+  it('refuses a file that is not valid TOML, duplicate keys and tables included, naming where', () => {
+    expect(reasonOf(edit('[mcp_servers.fixture]\ncommand = "a"\ncommand = "b"\n'))).toMatch(
+      /^\.codex\/config\.toml is not valid TOML \(Defining a key multiple times is invalid at line 3, column 1\)/,
+    );
+    expect(reasonOf(edit('[mcp_servers.fixture]\n[mcp_servers.fixture]\n'))).toContain('line 2');
     for (const before of [
       '[mcp_servers.fixture\n',
       'a = "open\n',
       'a = """\nnever closed\n',
       'just words\n',
     ]) {
-      expect(buildTomlConfigEdit(before, edit()).status, before).toBe('refused');
+      expect(reasonOf(edit(before)), before).toContain('is not valid TOML');
     }
   });
 
   it('is not fooled by headers or keys inside multi-line strings', () => {
     const before = 'note = """\n[mcp_servers.fixture]\ncommand = "x"\n"""\n';
-    const result = buildTomlConfigEdit(before, edit());
-    expect(result.status).toBe('created');
-    expect(textOf(result).startsWith(before)).toBe(true);
+    expect(textOf(edit(before)).startsWith(before)).toBe(true);
+    expect(read(before)).toEqual({ status: 'missing' });
+  });
+});
+
+describe('buildTomlEntryRemoval', () => {
+  it('undoes an appended table byte for byte', () => {
+    for (const before of ['model = "o3"\n', 'model = "o3"', '# only a comment\r\n[a]\r\nb = 1\r\n']) {
+      const added = textOf(edit(before));
+      expect(textOf(buildTomlEntryRemoval(configOf(added)!, SPEC)), JSON.stringify(before)).toBe(
+        before.endsWith('\n') ? before : `${before}\n`,
+      );
+    }
+  });
+
+  it('removes our table and keeps the tables around it', () => {
+    const before =
+      '[mcp_servers.other]\ncommand = "x"\n\n[mcp_servers.fixture]\ncommand = "node"\n\n[profiles.a]\nmodel = "m"\n';
+    expect(textOf(buildTomlEntryRemoval(configOf(before)!, SPEC))).toBe(
+      '[mcp_servers.other]\ncommand = "x"\n\n[profiles.a]\nmodel = "m"\n',
+    );
   });
 });
 
 describe('readTomlEntry', () => {
-  it('reads the one-line values of our table and nothing of other tables', () => {
+  it('reads our table as a TOML reader sees it, and nothing of other tables', () => {
     const text =
-      '[mcp_servers.fixture]\ncommand = "node" # c\nargs = ["a", "b"]\nenabled = false\nstartup_timeout_sec = 20\n[mcp_servers.other]\ncommand = "x"\n';
-    expect(readTomlEntry(text, 'mcp_servers', 'fixture', 'f')).toEqual({
+      '[mcp_servers.fixture]\ncommand = "node" # c\nargs = ["a", "b"]\nenabled = false\nstartup_timeout_sec = 20\n[mcp_servers.fixture.env]\nA = "1"\n[mcp_servers.other]\ncommand = "x"\n';
+    expect(read(text)).toEqual({
       status: 'found',
-      entry: { command: 'node', args: ['a', 'b'], enabled: false, startup_timeout_sec: 20 },
+      entry: { command: 'node', args: ['a', 'b'], enabled: false, startup_timeout_sec: 20, env: { A: '1' } },
     });
-    expect(readTomlEntry(text, 'mcp_servers', 'missing', 'f')).toEqual({ status: 'missing' });
+    expect(read(text, 'missing')).toEqual({ status: 'missing' });
   });
 
   it('formats strings as TOML basic strings', () => {

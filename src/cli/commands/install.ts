@@ -8,20 +8,25 @@ import { buildCatalog } from '../../core/catalog.js';
 import type { Catalog } from '../../core/types.js';
 import { RootError, readSnapshot } from '../../fs/read-snapshot.js';
 import { CLIENT_IDS, type ClientId, isClientId, readHome } from '../../install/clients.js';
-import { formatInstallReport, publishInstall } from '../../install/install.js';
-import { readPublicationRecord } from '../../install/record.js';
+import { publishInstall } from '../../install/install.js';
+import { formatInstallReport } from '../../install/install-report.js';
+import { readInstallRecord } from '../../install/record.js';
 import { DEFAULT_URL } from '../../install/server-entry.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
 
-const USAGE = `Usage: companion install [--client NAME]... [--project DIR] [--root DIR] [--url [--port N] | --stdio]
+const USAGE = `Usage: companion install [--client NAME]... [--project DIR] [--root DIR] [--name NAME]
+                         [--url [--port N] | --stdio]
 
 Configures each host to start this server (an entry named after the server in the
 host's MCP configuration) and publishes every published skill into the host's skills
 directory, with references/base.md written in and a .gitignore that keeps the copy out
-of git. Records what it did in .companion/state.json. Entries it did not write are
-never overwritten, fields it does not own are kept, and skills it published earlier
-that are no longer published are removed. A second run changes nothing.
+of git. Records what it wrote in .companion/state.json, and keeps a backup of every
+config it changes in .companion/backups/. It changes only what it wrote: an entry or a
+file it did not write (or that you changed since) is never overwritten or deleted, and
+fields it does not own are kept. Every host is changed or none: when one is refused,
+nothing is written, and a failure undoes what was written. A second run changes
+nothing; \`companion uninstall\` takes it all back.
 
 Clients:
   claude-code     .mcp.json (mcpServers) and .claude/skills
@@ -39,6 +44,8 @@ Options:
   --project DIR   The project to install into. Default: the current directory.
   --root DIR      The content repository to serve. Default: the one installed from
                   before, else the current directory.
+  --name NAME     The entry name in each host's configuration, when the server's own
+                  name is taken by an entry companion did not write. Later runs keep it.
   --url           Point hosts that take a URL at \`companion dev\` instead of starting
                   a server of their own (${DEFAULT_URL}). Later runs keep
                   doing so until --stdio.
@@ -48,7 +55,8 @@ Options:
 
 Exit codes:
   0  installed, or nothing to change
-  1  a host's entry or a skill directory was refused (the rest was installed)
+  1  something was refused (nothing was written), a write failed (everything was
+     undone), or a skill could not be published in full
   2  usage error, or a root that is missing or is not a content repository
 `;
 
@@ -56,6 +64,7 @@ const OPTIONS = {
   client: { type: 'string', multiple: true },
   project: { type: 'string' },
   root: { type: 'string' },
+  name: { type: 'string' },
   url: { type: 'boolean', default: false },
   stdio: { type: 'boolean', default: false },
   port: { type: 'string' },
@@ -100,6 +109,15 @@ export const run: Command = async (argv, io) => {
     url = `http://127.0.0.1:${port}/mcp`;
   }
 
+  if (values.name !== undefined && !isEntryName(values.name)) {
+    return writeUsageError(
+      io,
+      'install',
+      `--name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit, got '${values.name}'`,
+      USAGE,
+    );
+  }
+
   const project = resolve(io.cwd, values.project ?? '.');
   if (!isDirectory(project)) {
     io.stderr.write(`companion install: the project ${project} is not a directory.\n`);
@@ -114,6 +132,7 @@ export const run: Command = async (argv, io) => {
     root,
     catalog,
     clients,
+    ...(values.name === undefined ? {} : { name: values.name }),
     ...(url === undefined ? {} : { url }),
     where: { home: readHome(io.env), env: io.env, platform: process.platform },
     execPath: process.execPath,
@@ -124,8 +143,15 @@ export const run: Command = async (argv, io) => {
 
 /** The root the last install published from, when it still exists. */
 export function readRecordedRoot(project: string): string | undefined {
-  const read = readPublicationRecord(project);
-  return read.status === 'ok' && isDirectory(read.record.root) ? read.record.root : undefined;
+  const read = readInstallRecord(project);
+  return (read.status === 'ok' || read.status === 'legacy') && isDirectory(read.record.root)
+    ? read.record.root
+    : undefined;
+}
+
+/** An entry name every host accepts (Claude Code's `mcp add` allows no more). */
+export function isEntryName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name);
 }
 
 /**
