@@ -227,7 +227,11 @@ export function publishInstall(input: InstallInput): InstallReport {
     root: input.root,
     ...(url === undefined ? {} : { url }),
     clients: mergeClients(record?.clients ?? [], requests),
-    skills: publication.skills.map((s) => s.id),
+    // What really reached a skills directory, not what the content offered: a skill whose copy was refused
+    // or left incomplete everywhere is not listed.
+    skills: [
+      ...new Set(plans.flatMap((p) => p.record.skills.filter((s) => s.complete).map((s) => s.id))),
+    ].sort(compareCodePoints),
     digest: publication.digest,
     configs: [],
     directories: plans

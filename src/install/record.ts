@@ -80,7 +80,7 @@ export interface InstallRecord {
   /** Set when the last install pointed hosts at `companion dev` (`--url`); a plain install keeps doing so. */
   readonly url?: string;
   readonly clients: readonly ClientRecord[];
-  /** Every skill the content published at the last install, sorted. */
+  /** The skills the last install wrote a complete copy of, in at least one directory, sorted. */
   readonly skills: readonly string[];
   /** `buildPublicationDigest` of the whole publication at the last install. */
   readonly digest: string;

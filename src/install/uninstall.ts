@@ -15,7 +15,6 @@ import { readConfigFile } from './config-file.js';
 import { formatShownPath, readFormat } from './config-plan.js';
 import { readContentArea } from './install.js';
 import { createJournal, type Journal, type RollbackReport } from './journal.js';
-import { buildPublicationDigest } from './publication.js';
 import { applyDirectoryPlan, type DirectoryPlan, planSkillsDirectory } from './publish-skills.js';
 import {
   BACKUP_DIR,
@@ -276,29 +275,24 @@ export function uninstall(input: UninstallInput): UninstallReport {
   try {
     for (const step of steps) step(journal);
     for (const plan of plans) applyDirectoryPlan(plan, journal);
+    // Directories install created that nothing fills any more, deepest first.
+    const created = [...record.created].sort((a, b) => b.length - a.length);
+    const removed = new Set(created.filter((dir) => journal.removeEmptyDirectory(dir)));
     if (everything) {
       removeRecord(project, allRestored && keptConfigs.length === 0, journal);
+      for (const dir of created) if (!removed.has(dir)) journal.removeEmptyDirectory(dir);
     } else {
       const next: InstallRecord = {
         ...record,
         clients: remaining,
         configs: keptConfigs,
-        directories: [
-          ...keptDirectories,
-          ...plans.map((p) => p.record).filter((d) => d.skills.length > 0),
-        ].map((d) => (d.skills.length === 0 ? { ...d, digest: buildPublicationDigest([]) } : d)),
+        directories: [...keptDirectories, ...plans.map((p) => p.record).filter((d) => d.skills.length > 0)],
+        created: record.created.filter((dir) => !removed.has(dir)),
       };
       const path = join(project, ...RECORD_FILE.split('/'));
-      journal.writeFile(
-        path,
-        new Uint8Array(Buffer.from(formatInstallRecord(next), 'utf8')),
-        readBytesIfExists(path),
-      );
+      const bytes = new Uint8Array(Buffer.from(formatInstallRecord(next), 'utf8'));
+      journal.writeFile(path, bytes, readBytesIfExists(path));
     }
-    // Directories install created and nothing fills any more, deepest first.
-    if (everything)
-      for (const dir of [...record.created].sort((a, b) => b.length - a.length))
-        journal.removeEmptyDirectory(dir);
   } catch (error) {
     const rollback = journal.rollback();
     return {

@@ -75,6 +75,7 @@ export function createDirectories(dir: string): string[] {
   }
   const created: string[] = [];
   for (const path of missing) {
+    if (fs.existsSync(path)) throw new Error(`cannot create ${dir}: ${path} is a file, not a directory`);
     fs.mkdirSync(path);
     created.push(path);
     if (asRoot()) {

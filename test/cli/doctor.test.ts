@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { createSandbox, readText, type Sandbox } from '../install/helpers.js';
@@ -109,6 +109,37 @@ describe('companion doctor', () => {
 
     expect((await box.install()).code).toBe(0);
     expect((await doctor()).code).toBe(0);
+  });
+
+  it('after a refused install, says nothing is recorded, never that the content "has not changed"', async () => {
+    box.temp.write(
+      'project/.mcp.json',
+      '{ "mcpServers": { "fixture": { "command": "uvx", "args": ["other"] } } }\n',
+    );
+    expect((await box.install('--root', box.root, '--client', 'claude-code')).code).toBe(1);
+    expect(existsSync(box.inProject('.companion/state.json'))).toBe(false);
+    const result = await doctor('--root', box.root);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '  fix   .agents/skills holds no published copies: run `companion install`.',
+    );
+    expect(result.stdout).toContain(
+      '  fix   Nothing is recorded as published in this project: run `companion install`.',
+    );
+    expect(result.stdout).not.toContain('has not changed');
+  });
+
+  it('after an install that could publish no skill, records none and does not call the copies unchanged', async () => {
+    for (const id of ['alpha', 'beta']) box.temp.write(`project/.claude/skills/${id}/SKILL.md`, 'mine\n');
+    expect((await box.install('--root', box.root, '--client', 'claude-code')).code).toBe(1);
+    const record = JSON.parse(readText(box.inProject('.companion/state.json')));
+    expect(record.skills).toEqual([]);
+    expect(record.directories).toEqual([]);
+    const result = await doctor();
+    expect(result.stdout).toContain(
+      '  fix   The last install published none of the 2 skills into this project: run `companion install`.',
+    );
+    expect(result.stdout).not.toContain('has not changed');
   });
 
   it('finds a copy edited by hand and a leftover of a skill no longer published', async () => {
