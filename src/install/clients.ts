@@ -227,6 +227,18 @@ export function isClientId(value: string): value is ClientId {
   return (CLIENT_IDS as readonly string[]).includes(value);
 }
 
+/** Reads `--client` values (repeated, or separated by commas); answers the first name that is no client. */
+export function parseClientIds(
+  values: readonly string[] | undefined,
+): { readonly clients: ClientId[] } | { readonly unknown: string } {
+  const clients: ClientId[] = [];
+  for (const name of (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim())) {
+    if (!isClientId(name)) return { unknown: name };
+    clients.push(name);
+  }
+  return { clients };
+}
+
 /** Where user-level files live, taken from the command's environment (never the real process's). */
 export interface HomeContext {
   /** `HOME` (or `USERPROFILE`); undefined when neither is set, which leaves user-level clients unreachable. */

@@ -21,7 +21,7 @@ import {
   type PublishedSkill,
 } from './publication.js';
 import type { DirectoryRecord, PublishedFileRecord, SkillCopyRecord } from './record.js';
-import { type FileOwnership, isSameBytes, readOwnership } from './write-file.js';
+import { type FileOwnership, isSameBytes, listFilesBelow, readOwnership } from './write-file.js';
 
 const GITIGNORE = '.gitignore';
 const MARKER_PATTERN = /^# Published by companion install for the server ("(?:[^"\\]|\\.)*")\./;
@@ -290,7 +290,7 @@ function planRemoval(
   operations: Operation[],
 ): { remaining: string[] } {
   const deleted = planDeletes(copy, recorded.files, operations);
-  return { remaining: listFiles(copy).filter((path) => !deleted.has(path)) };
+  return { remaining: listFilesBelow(copy).filter((path) => !deleted.has(path)) };
 }
 
 /**
@@ -352,27 +352,6 @@ function inspectFile(copy: string, relativePath: string): Found {
     }
   }
   return { kind: 'absent' };
-}
-
-/** Every file path below `copy` (posix, relative), sorted; bounded, as it only feeds a message. */
-function listFiles(copy: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, prefix: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (out.length >= 1000) return;
-      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) walk(join(dir, entry.name), path);
-      else out.push(path);
-    }
-  };
-  walk(copy, '');
-  return out.sort(compareCodePoints);
 }
 
 function formatList(paths: readonly string[]): string {

@@ -6,26 +6,27 @@
  * nothing the user added. Published files go when they still hold the bytes install wrote; whatever the user
  * added or changed stays, and the report says so. Planned first, all-or-nothing, rolled back on a failure.
  */
-import fs from 'node:fs';
 import { join } from 'node:path';
 import { buildConfigPath, type ClientId, type HomeContext, isClientId, readClient } from './clients.js';
 import { decodeConfig, digestBytes } from './config-bytes.js';
-import { buildEntryDigest, listForeignFields } from './config-entry.js';
-import { readConfigFile } from './config-file.js';
+import { buildEntryDigest, type EntrySpec, listForeignFields } from './config-entry.js';
+import { type ConfigFile, readConfigFile } from './config-file.js';
 import { formatShownPath, readFormat } from './config-plan.js';
 import { readContentArea } from './install.js';
 import { createJournal, type Journal, type RollbackReport } from './journal.js';
 import { applyDirectoryPlan, type DirectoryPlan, planSkillsDirectory } from './publish-skills.js';
 import {
   BACKUP_DIR,
+  type ClientRecord,
   type ConfigRecord,
+  type EntryRecord,
   formatInstallRecord,
   type InstallRecord,
   RECORD_DIR,
   RECORD_FILE,
   readInstallRecord,
 } from './record.js';
-import { readBytesIfExists, readOwnership } from './write-file.js';
+import { listFilesBelow, readBytesIfExists, readOwnership } from './write-file.js';
 
 export interface UninstallInput {
   readonly project: string;
@@ -70,24 +71,27 @@ export interface UninstallReport {
 
 type Step = (journal: Journal) => void;
 
+/** The plan for the configs: the writes, what each file gets, what the record keeps. */
+interface ConfigTakeBackPlan {
+  readonly steps: Step[];
+  readonly configs: ConfigTakeBack[];
+  readonly kept: ConfigRecord[];
+  readonly refusals: string[];
+  /** Every config taken back got its original bytes (or was deleted): the backups are needed no more. */
+  readonly allRestored: boolean;
+}
+
 export function uninstall(input: UninstallInput): UninstallReport {
   const { project, where } = input;
-  const empty = {
-    unknown: [],
-    clients: [],
-    configs: [],
-    directories: [],
-    remaining: [],
-    recordRemoved: false,
-    backupsKept: false,
-    refusals: [],
-  };
+  const none = { unknown: [], clients: [], configs: [], directories: [], remaining: [], refusals: [] };
   const read = readInstallRecord(project);
   if (read.status === 'absent') {
     return {
-      ...empty,
+      ...none,
       status: 'nothing',
       reason: `nothing is recorded as installed in this project (no ${RECORD_FILE})`,
+      recordRemoved: false,
+      backupsKept: false,
       failed: false,
     };
   }
@@ -96,7 +100,7 @@ export function uninstall(input: UninstallInput): UninstallReport {
       read.status === 'legacy'
         ? `${RECORD_FILE} was written by an older companion that did not record what it wrote, so nothing can be told apart from your own; remove the entries and copies by hand`
         : `${read.reason}; nothing can be removed safely without it`;
-    return { ...empty, status: 'nothing', reason, failed: true };
+    return { ...none, status: 'nothing', reason, recordRemoved: false, backupsKept: false, failed: true };
   }
   const record = read.record;
   const recordedIds = record.clients.map((c) => c.id);
@@ -104,45 +108,109 @@ export function uninstall(input: UninstallInput): UninstallReport {
   const selected =
     input.clients.length === 0 ? recordedIds : input.clients.filter((id) => recordedIds.includes(id));
   const remaining = record.clients.filter((c) => !selected.includes(c.id));
+  const everything = remaining.length === 0;
 
-  // Entries to take back: each selected client's, unless a remaining client uses the same one.
-  const steps: Step[] = [];
-  const refusals: string[] = [];
-  const configs: ConfigTakeBack[] = [];
-  const keptConfigs: ConfigRecord[] = [];
-  let allRestored = true;
-  const byPath = new Map<
-    string,
-    { table: string; name: string; ownedFields: readonly string[]; client: ClientId }[]
-  >();
-  const keep = new Set<string>();
-  for (const c of record.clients) {
-    if (!isClientId(c.id)) continue;
-    const client = readClient(c.id);
-    const path = buildConfigPath(client, project, where);
-    if (path === undefined) continue;
-    const key = `${path}\0${client.serversKey}\0${c.name}`;
-    if (!selected.includes(c.id)) {
-      keep.add(key);
-      continue;
-    }
-    const list = byPath.get(path) ?? [];
-    if (!list.some((e) => e.table === client.serversKey && e.name === c.name)) {
-      list.push({ table: client.serversKey, name: c.name, ownedFields: client.ownedFields, client: c.id });
-    }
-    byPath.set(path, list);
+  const configPlan = planConfigTakeBack(record, selected, project, where);
+  const { plans, kept: keptDirectories } = planDirectoryTakeBack(record, remaining, everything, project);
+  const refusals = [
+    ...configPlan.refusals,
+    ...plans.flatMap((p) =>
+      p.outcome.refused === undefined ? [] : [`${p.outcome.shown}: ${p.outcome.refused}`],
+    ),
+  ];
+  const base = {
+    unknown,
+    clients: selected,
+    configs: configPlan.configs,
+    directories: plans.map((p) => ({
+      shown: p.outcome.shown,
+      removed: p.outcome.removed,
+      kept: p.outcome.kept,
+    })),
+    remaining: remaining.map((c) => c.id),
+    refusals,
+  };
+  if (refusals.length > 0) {
+    return { ...base, status: 'refused', recordRemoved: false, backupsKept: false, failed: true };
   }
+
+  const dropBackups = configPlan.allRestored && configPlan.kept.length === 0;
+  const journal = createJournal();
+  try {
+    for (const step of configPlan.steps) step(journal);
+    for (const plan of plans) applyDirectoryPlan(plan, journal);
+    // Directories install created that nothing fills any more, deepest first.
+    const created = [...record.created].sort((a, b) => b.length - a.length);
+    const removed = new Set(created.filter((dir) => journal.removeEmptyDirectory(dir)));
+    if (everything) {
+      removeRecord(project, dropBackups, journal);
+      for (const dir of created) if (!removed.has(dir)) journal.removeEmptyDirectory(dir);
+    } else {
+      const next: InstallRecord = {
+        ...record,
+        clients: remaining,
+        configs: configPlan.kept,
+        directories: [...keptDirectories, ...plans.map((p) => p.record).filter((d) => d.skills.length > 0)],
+        created: record.created.filter((dir) => !removed.has(dir)),
+      };
+      const path = join(project, ...RECORD_FILE.split('/'));
+      journal.writeFile(
+        path,
+        new Uint8Array(Buffer.from(formatInstallRecord(next), 'utf8')),
+        readBytesIfExists(path),
+      );
+    }
+  } catch (error) {
+    const rollback = journal.rollback();
+    const aborted = { reason: (error as Error).message, rollback };
+    return { ...base, status: 'aborted', recordRemoved: false, backupsKept: false, aborted, failed: true };
+  }
+  const failed =
+    base.configs.some((c) => c.outcome === 'left') || base.directories.some((d) => d.kept.length > 0);
+  return {
+    ...base,
+    status: 'done',
+    recordRemoved: everything,
+    backupsKept: everything && !dropBackups,
+    failed,
+  };
+}
+
+/**
+ * Plans taking back the entries of the selected clients, file by file (an entry a remaining client shares, as
+ * Claude Code and the generic setup share `.mcp.json`, stays).
+ */
+function planConfigTakeBack(
+  record: InstallRecord,
+  selected: readonly string[],
+  project: string,
+  where: HomeContext,
+): ConfigTakeBackPlan {
+  const plan: ConfigTakeBackPlan = { steps: [], configs: [], kept: [], refusals: [], allRestored: true };
+  let allRestored = true;
+  const entriesOf = (clients: readonly ClientRecord[]) =>
+    clients.flatMap((c) => {
+      if (!isClientId(c.id)) return [];
+      const client = readClient(c.id);
+      const path = buildConfigPath(client, project, where);
+      return path === undefined ? [] : [{ path, table: client.serversKey, name: c.name, client }];
+    });
+  const taken = entriesOf(record.clients.filter((c) => selected.includes(c.id)));
+  const staying = entriesOf(record.clients.filter((c) => !selected.includes(c.id)));
+  const same = (a: { table: string; name: string }, b: { table: string; name: string }) =>
+    a.table === b.table && a.name === b.name;
+
   for (const config of record.configs) {
-    const wanted = (byPath.get(config.path) ?? []).filter(
-      (e) => !keep.has(`${config.path}\0${e.table}\0${e.name}`),
+    const wanted = taken.filter(
+      (t) => t.path === config.path && !staying.some((s) => s.path === t.path && same(s, t)),
     );
-    const ours = config.entries.filter((e) => wanted.some((w) => w.table === e.table && w.name === e.name));
+    const ours = config.entries.filter((e) => wanted.some((w) => same(w, e)));
     const stays = config.entries.filter((e) => !ours.includes(e));
     if (ours.length === 0) {
-      keepConfig(config, stays);
+      if (stays.length > 0) plan.kept.push(config);
       continue;
     }
-    const client = readClient(wanted[0]!.client);
+    const client = wanted[0]!.client;
     const shown = formatShownPath(config.path, project, where.home);
     const names = ours.map((e) => e.name);
     const file = readConfigFile(
@@ -150,205 +218,145 @@ export function uninstall(input: UninstallInput): UninstallReport {
       shown,
       client.scope === 'project' ? project : (where.home ?? project),
     );
+    if (stays.length > 0) plan.kept.push({ ...config, entries: stays });
     if (file.kind === 'refused') {
-      refusals.push(file.reason);
+      plan.refusals.push(file.reason);
       continue;
     }
     if (file.kind === 'absent') {
-      configs.push({ shown, outcome: 'gone', names, reason: 'the file is gone' });
+      plan.configs.push({ shown, outcome: 'gone', names, reason: 'the file is gone' });
       continue;
     }
-    // As install left it, never changed by anyone else since the first install: the original comes back.
-    if (stays.length === 0 && config.pristine && digestBytes(file.bytes) === config.written) {
-      if ('absent' in config.original) {
-        const { target, bytes, ownership } = file;
-        steps.push((journal) => journal.deleteFile(target, bytes, ownership));
-        configs.push({ shown, outcome: 'deleted', names });
-        continue;
-      }
-      const backup = readBytesIfExists(join(project, ...config.original.backup.split('/')));
-      if (backup !== undefined && digestBytes(backup) === config.original.digest) {
-        const { target, bytes, ownership } = file;
-        steps.push((journal) => journal.writeFile(target, backup, bytes, { keep: ownership }));
-        configs.push({ shown, outcome: 'restored', names });
-        continue;
-      }
-    }
+    if (stays.length === 0 && restoreOriginal(config, file, project, shown, names, plan)) continue;
     allRestored = false;
-    // Changed since: take out only companion's entries, by range, when they are still what it wrote.
-    const format = readFormat(client);
-    let bytes = file.bytes;
-    const removed: string[] = [];
-    const left: string[] = [];
-    const leftEntries = [...stays];
-    for (const entry of ours) {
-      const spec = {
-        serversKey: entry.table,
-        key: entry.name,
-        ownedFields: wanted.find((w) => w.name === entry.name)!.ownedFields,
-        shownPath: shown,
-      };
-      const found = format.read(decodeConfig(bytes), spec);
-      if (found.status === 'missing') continue;
-      if (found.status === 'invalid') {
-        refusals.push(found.reason);
-        continue;
-      }
-      const added = listForeignFields(found.entry, spec.ownedFields);
-      if (buildEntryDigest(found.entry, spec.ownedFields) !== entry.digest || added.length > 0) {
-        left.push(
-          added.length > 0
-            ? `"${entry.name}" holds ${added.join(', ')}, which you added`
-            : `"${entry.name}" changed since install wrote it`,
-        );
-        continue;
-      }
+    removeEntries(file, ours, client.ownedFields, shown, readFormat(client), plan);
+  }
+  return { ...plan, allRestored };
+}
+
+/**
+ * The file as install left it, and never changed by anyone between installs: the original comes back (the
+ * backup's bytes, or no file). Answers false when that cannot be done and the entries must go by range.
+ */
+function restoreOriginal(
+  config: ConfigRecord,
+  file: Extract<ConfigFile, { kind: 'present' }>,
+  project: string,
+  shown: string,
+  names: readonly string[],
+  plan: ConfigTakeBackPlan,
+): boolean {
+  if (!config.pristine || digestBytes(file.bytes) !== config.written) return false;
+  const { target, bytes, ownership } = file;
+  if ('absent' in config.original) {
+    plan.steps.push((journal) => journal.deleteFile(target, bytes, ownership));
+    plan.configs.push({ shown, outcome: 'deleted', names });
+    return true;
+  }
+  const backup = readBytesIfExists(join(project, ...config.original.backup.split('/')));
+  if (backup === undefined || digestBytes(backup) !== config.original.digest) return false;
+  plan.steps.push((journal) => journal.writeFile(target, backup, bytes, { keep: ownership }));
+  plan.configs.push({ shown, outcome: 'restored', names });
+  return true;
+}
+
+/** Takes companion's entries out of a file by range: each one still as install wrote it, with nothing added. */
+function removeEntries(
+  file: Extract<ConfigFile, { kind: 'present' }>,
+  entries: readonly EntryRecord[],
+  ownedFields: readonly string[],
+  shown: string,
+  format: ReturnType<typeof readFormat>,
+  plan: ConfigTakeBackPlan,
+): void {
+  let bytes = file.bytes;
+  const removed: string[] = [];
+  const left: string[] = [];
+  for (const entry of entries) {
+    const spec: EntrySpec = { serversKey: entry.table, key: entry.name, ownedFields, shownPath: shown };
+    const found = format.read(decodeConfig(bytes), spec);
+    if (found.status === 'missing') continue;
+    if (found.status === 'invalid') {
+      plan.refusals.push(found.reason);
+      return;
+    }
+    const added = listForeignFields(found.entry, ownedFields);
+    if (added.length > 0) left.push(`"${entry.name}" holds ${added.join(', ')}, which you added`);
+    else if (buildEntryDigest(found.entry, ownedFields) !== entry.digest) {
+      left.push(`"${entry.name}" changed since install wrote it`);
+    } else {
       const result = format.remove(decodeConfig(bytes), spec);
       if (!result.ok) {
-        refusals.push(result.reason);
-        continue;
+        plan.refusals.push(result.reason);
+        return;
       }
       bytes = result.bytes;
       removed.push(entry.name);
     }
-    if (removed.length > 0) {
-      const { target, ownership } = file;
-      const before = file.bytes;
-      const after = bytes;
-      steps.push((journal) => journal.writeFile(target, after, before, { keep: ownership }));
-      configs.push({ shown, outcome: 'removed', names: removed });
-    }
-    if (left.length > 0) configs.push({ shown, outcome: 'left', names: [], reason: left.join('; ') });
-    if (removed.length === 0 && left.length === 0)
-      configs.push({ shown, outcome: 'gone', names, reason: 'the entry is no longer there' });
-    if (leftEntries.length > 0) keepConfig(config, leftEntries);
   }
-  function keepConfig(config: ConfigRecord, entries: ConfigRecord['entries']): void {
-    if (entries.length > 0) keptConfigs.push({ ...config, entries });
+  if (removed.length > 0) {
+    const { target, ownership } = file;
+    const before = file.bytes;
+    const after = bytes;
+    plan.steps.push((journal) => journal.writeFile(target, after, before, { keep: ownership }));
+    plan.configs.push({ shown, outcome: 'removed', names: removed });
   }
-
-  // Skills directories only selected clients use: every recorded copy goes, as far as it is companion's.
-  const stillUsed = new Set(
-    remaining.flatMap((c) => (isClientId(c.id) ? [readClient(c.id).skillsDir ?? ''] : [])),
-  );
-  const selectedDirs = new Set(
-    selected.flatMap((id) => (isClientId(id) ? [readClient(id).skillsDir ?? ''] : [])),
-  );
-  const content = readContentArea(record.root);
-  const plans: DirectoryPlan[] = [];
-  const keptDirectories = record.directories.filter(
-    (d) => stillUsed.has(d.path) || !selectedDirs.has(d.path),
-  );
-  for (const directory of record.directories) {
-    if (keptDirectories.includes(directory)) continue;
-    const plan = planSkillsDirectory({
-      absolute: join(project, ...directory.path.split('/')),
-      shown: directory.path,
-      server: record.server,
-      skills: [],
-      recorded: directory,
-      content,
+  if (left.length > 0) plan.configs.push({ shown, outcome: 'left', names: [], reason: left.join('; ') });
+  if (removed.length === 0 && left.length === 0) {
+    plan.configs.push({
+      shown,
+      outcome: 'gone',
+      names: entries.map((e) => e.name),
+      reason: 'the entry is no longer there',
     });
-    if (plan.outcome.refused !== undefined) refusals.push(`${directory.path}: ${plan.outcome.refused}`);
-    plans.push(plan);
   }
+}
 
-  const base = { unknown, clients: selected, configs, remaining: remaining.map((c) => c.id), refusals };
-  const directories = plans.map((p) => ({
-    shown: p.outcome.shown,
-    removed: p.outcome.removed,
-    kept: p.outcome.kept,
-  }));
-  if (refusals.length > 0) {
-    return {
-      ...base,
-      status: 'refused',
-      directories,
-      recordRemoved: false,
-      backupsKept: false,
-      failed: true,
-    };
-  }
-
-  const everything = remaining.length === 0;
-  const journal = createJournal();
-  try {
-    for (const step of steps) step(journal);
-    for (const plan of plans) applyDirectoryPlan(plan, journal);
-    // Directories install created that nothing fills any more, deepest first.
-    const created = [...record.created].sort((a, b) => b.length - a.length);
-    const removed = new Set(created.filter((dir) => journal.removeEmptyDirectory(dir)));
-    if (everything) {
-      removeRecord(project, allRestored && keptConfigs.length === 0, journal);
-      for (const dir of created) if (!removed.has(dir)) journal.removeEmptyDirectory(dir);
-    } else {
-      const next: InstallRecord = {
-        ...record,
-        clients: remaining,
-        configs: keptConfigs,
-        directories: [...keptDirectories, ...plans.map((p) => p.record).filter((d) => d.skills.length > 0)],
-        created: record.created.filter((dir) => !removed.has(dir)),
-      };
-      const path = join(project, ...RECORD_FILE.split('/'));
-      const bytes = new Uint8Array(Buffer.from(formatInstallRecord(next), 'utf8'));
-      journal.writeFile(path, bytes, readBytesIfExists(path));
-    }
-  } catch (error) {
-    const rollback = journal.rollback();
-    return {
-      ...base,
-      status: 'aborted',
-      directories,
-      recordRemoved: false,
-      backupsKept: false,
-      aborted: { reason: (error as Error).message, rollback },
-      failed: true,
-    };
-  }
-  const failed = configs.some((c) => c.outcome === 'left') || directories.some((d) => d.kept.length > 0);
-  return {
-    ...base,
-    status: 'done',
-    directories,
-    recordRemoved: everything,
-    backupsKept: everything && !(allRestored && keptConfigs.length === 0),
-    failed,
-  };
+/**
+ * Plans taking back the recorded copies in every skills directory no remaining client reads (all of them when
+ * everything goes). A directory that now resolves into the content is refused: a file there with the bytes
+ * install wrote may be the author's own.
+ */
+function planDirectoryTakeBack(
+  record: InstallRecord,
+  remaining: readonly ClientRecord[],
+  everything: boolean,
+  project: string,
+): { plans: DirectoryPlan[]; kept: InstallRecord['directories'] } {
+  const stillRead = new Set(remaining.flatMap((c) => (isClientId(c.id) ? [readClient(c.id).skillsDir] : [])));
+  const kept = everything ? [] : record.directories.filter((d) => stillRead.has(d.path));
+  const content = readContentArea(record.root);
+  const plans = record.directories
+    .filter((d) => !kept.includes(d))
+    .map((directory) =>
+      planSkillsDirectory({
+        absolute: join(project, ...directory.path.split('/')),
+        shown: directory.path,
+        server: record.server,
+        skills: [],
+        recorded: directory,
+        content,
+      }),
+    );
+  return { plans, kept };
 }
 
 /** Removes the record, its `.gitignore` and, when nothing needs them any more, the backups. */
 function removeRecord(project: string, dropBackups: boolean, journal: Journal): void {
   const files = [RECORD_FILE, `${RECORD_DIR}/.gitignore`];
-  const backups = join(project, ...BACKUP_DIR.split('/'));
-  const dirs: string[] = [];
-  if (dropBackups) {
-    const walk = (dir: string) => {
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (entry.isFile()) files.push(path.slice(project.length + 1));
-      }
-      dirs.push(dir);
-    };
-    walk(backups);
-  }
+  if (dropBackups)
+    files.push(...listFilesBelow(join(project, ...BACKUP_DIR.split('/'))).map((f) => `${BACKUP_DIR}/${f}`));
+  const dirs = new Set<string>();
   for (const file of files) {
-    const path = join(project, ...file.split(/[\\/]/));
+    const path = join(project, ...file.split('/'));
     const bytes = readBytesIfExists(path);
     if (bytes === undefined) continue;
     journal.deleteFile(path, bytes, readOwnership(path));
+    for (let dir = join(path, '..'); dir.length > project.length; dir = join(dir, '..')) dirs.add(dir);
   }
-  for (const dir of dirs) journal.removeEmptyDirectory(dir);
-  journal.removeEmptyDirectory(join(project, RECORD_DIR));
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) journal.removeEmptyDirectory(dir);
 }
 
-/** What `companion uninstall` prints. Pure. */
 export function formatUninstallReport(report: UninstallReport): string {
   const out: string[] = [];
   for (const id of report.unknown) {

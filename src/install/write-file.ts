@@ -111,3 +111,23 @@ export function isSameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined
     Buffer.from(b.buffer, b.byteOffset, b.byteLength),
   );
 }
+
+/** Every entry below `dir` that is not a directory, as a posix path relative to it, sorted; empty when none. */
+export function listFilesBelow(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (absolute: string, prefix: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(absolute, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) walk(join(absolute, entry.name), path);
+      else out.push(path);
+    }
+  };
+  walk(dir, '');
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

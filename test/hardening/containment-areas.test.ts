@@ -9,7 +9,7 @@
  * link, with its root-relative target, under a permanent code).
  */
 import { randomUUID } from 'node:crypto';
-import { linkSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,6 +229,40 @@ describe('containment inside the root: links, hidden targets and hard links', ()
       for (const message of connection.wire) expect(message).not.toContain(MARKER);
     });
   }
+
+  it('a served document swapped for an in-root link to .env stops being served at once, on both transports', {
+    timeout: 30_000,
+  }, async () => {
+    const uri = 'companion://guides/any/hosts/cursor';
+    for (const connection of [stdio, http]) await connection.client.readResource({ uri });
+    const path = project.path('knowledge/documents/any/hosts/cursor.md');
+    symlinkSync('../../../../.env', `${path}.swap`);
+    renameSync(`${path}.swap`, path);
+    for (const connection of [stdio, http]) {
+      const deadline = Date.now() + 15_000;
+      while (
+        await connection.client.readResource({ uri }).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        if (Date.now() > deadline)
+          throw new Error(`${connection.stderr()} the swapped document is still served`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const answers = JSON.stringify([
+        await listAllResources(connection),
+        await connection.client.callTool({ name: 'document_lookup', arguments: { query: SECRET_WORDS } }),
+      ]);
+      expect(answers).not.toContain(MARKER);
+      expect(answers).not.toContain('any/hosts/cursor"');
+    }
+    expect(store.snapshot().problems).toContainEqual({
+      path: 'knowledge/documents/any/hosts/cursor.md',
+      kind: 'link-to-hidden',
+      detail: '.env',
+    });
+  });
 
   it('the loader reports every planted entry as a problem, never as a file', () => {
     const snapshot = store.snapshot();

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { buildCatalog } from '../../core/catalog.js';
 import type { Catalog } from '../../core/types.js';
 import { RootError, readSnapshot } from '../../fs/read-snapshot.js';
-import { CLIENT_IDS, type ClientId, isClientId, readHome } from '../../install/clients.js';
+import { CLIENT_IDS, parseClientIds, readHome } from '../../install/clients.js';
 import { publishInstall } from '../../install/install.js';
 import { formatInstallReport } from '../../install/install-report.js';
 import { readInstallRecord } from '../../install/record.js';
@@ -88,13 +88,16 @@ export const run: Command = async (argv, io) => {
       USAGE,
     );
   }
-  const clients: ClientId[] = [];
-  for (const name of (values.client ?? []).flatMap((v) => v.split(',')).map((v) => v.trim())) {
-    if (!isClientId(name)) {
-      return writeUsageError(io, 'install', `unknown client '${name}': use ${CLIENT_IDS.join(', ')}`, USAGE);
-    }
-    clients.push(name);
+  const parsed = parseClientIds(values.client);
+  if ('unknown' in parsed) {
+    return writeUsageError(
+      io,
+      'install',
+      `unknown client '${parsed.unknown}': use ${CLIENT_IDS.join(', ')}`,
+      USAGE,
+    );
   }
+  const { clients } = parsed;
   let url: string | null | undefined = values.stdio ? null : undefined;
   if (values.url && values.stdio)
     return writeUsageError(io, 'install', 'use --url or --stdio, not both', USAGE);

@@ -3,7 +3,7 @@
  * hosts' configs and the skill files it published — for the chosen clients, and nothing else.
  */
 import { resolve } from 'node:path';
-import { CLIENT_IDS, type ClientId, isClientId, readHome } from '../../install/clients.js';
+import { CLIENT_IDS, parseClientIds, readHome } from '../../install/clients.js';
 import { formatUninstallReport, uninstall } from '../../install/uninstall.js';
 import { isDirectory } from '../../install/write-file.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
@@ -52,18 +52,16 @@ export const run: Command = async (argv, io) => {
       USAGE,
     );
   }
-  const clients: ClientId[] = [];
-  for (const name of (values.client ?? []).flatMap((v) => v.split(',')).map((v) => v.trim())) {
-    if (!isClientId(name)) {
-      return writeUsageError(
-        io,
-        'uninstall',
-        `unknown client '${name}': use ${CLIENT_IDS.join(', ')}`,
-        USAGE,
-      );
-    }
-    clients.push(name);
+  const parsed = parseClientIds(values.client);
+  if ('unknown' in parsed) {
+    return writeUsageError(
+      io,
+      'uninstall',
+      `unknown client '${parsed.unknown}': use ${CLIENT_IDS.join(', ')}`,
+      USAGE,
+    );
   }
+  const { clients } = parsed;
   const project = resolve(io.cwd, values.project ?? '.');
   if (!isDirectory(project)) {
     io.stderr.write(`companion uninstall: the project ${project} is not a directory.\n`);
