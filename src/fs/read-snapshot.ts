@@ -490,7 +490,7 @@ type ReadOutcome =
  * The one primitive that reads bytes, for the file served at `path` and found at `candidate` (a path inside
  * the root). The open refuses to follow a symlink and never blocks (a FIFO swapped in stays harmless); what was
  * opened is then judged from the descriptor alone — a regular file with one link, really inside `path`'s area
- * (`/proc/self/fd` says where), not over the cap — before a single byte is read. Undefined when the file
+ * (`/proc/<pid>/fd` says where), not over the cap — before a single byte is read. Undefined when the file
  * vanished; `retry` when what the descriptor holds is no plain file (a link, a directory, a FIFO swapped in).
  */
 function readFileBytes(context: Context, path: string, candidate: string): ReadOutcome | 'retry' {
@@ -530,7 +530,7 @@ function readFileBytes(context: Context, path: string, candidate: string): ReadO
 }
 
 /**
- * Where the file open on `fd` really is. Linux answers from the descriptor (`/proc/self/fd`), so no swap of a
+ * Where the file open on `fd` really is. Linux answers from the descriptor (`/proc/<pid>/fd`), so no swap of a
  * path can fool it; elsewhere the opened path is resolved again and must still lead to the same inode.
  * Undefined when the file was deleted or moved meanwhile.
  */
