@@ -6,6 +6,7 @@
  * `mcp-protocol-sdk.md` §2.8 (skills directories), `peers.md` §1.5 (host support).
  */
 import { join } from 'node:path';
+import { RUN_PREFIX } from '../core/product.js';
 
 /** Every client id `--client` accepts, in the order usage lists them. */
 export const CLIENT_IDS = [
@@ -68,7 +69,7 @@ const CODEX_LIMITATIONS: readonly HostLimitation[] = [
   },
   {
     lacks: 'Codex cuts skill descriptions at 1024 characters.',
-    todo: 'Keep every description within 1024 characters (`companion check` warns about longer ones).',
+    todo: `Keep every description within 1024 characters (\`${RUN_PREFIX} check\` warns about longer ones).`,
   },
 ];
 
@@ -125,7 +126,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
       {
         lacks:
           'Claude Desktop reads its configuration only at start, and closing its window does not quit it.',
-        todo: 'After `companion install`, quit it fully (tray or menu bar → Quit) and start it again.',
+        todo: `After \`${RUN_PREFIX} install\`, quit it fully (tray or menu bar → Quit) and start it again.`,
       },
     ],
   },

@@ -5,6 +5,7 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RUN_PREFIX } from '../core/product.js';
 import type { Catalog } from '../core/types.js';
 import {
   buildConfigPath,
@@ -146,7 +147,7 @@ function checkEntry(
   input: DoctorInput,
   recorded: ReadonlySet<string>,
 ): DoctorCheck[] {
-  const install = `\`companion install --client ${clients[0]}\``;
+  const install = `\`${RUN_PREFIX} install --client ${clients[0]}\``;
   let read: EntryRead;
   try {
     const bytes = readBytesIfExists(path) ?? new Uint8Array();
@@ -281,7 +282,7 @@ function checkSkillsDirectory(
     return { level: 'ok', text: `${dir} holds fresh copies of ${fresh.join(', ')}.` };
   }
   if (fresh.length === 0 && changed.length === 0 && leftovers.length === 0 && foreign.length === 0) {
-    return { level: 'fix', text: `${dir} holds no published copies: run \`companion install\`.` };
+    return { level: 'fix', text: `${dir} holds no published copies: run \`${RUN_PREFIX} install\`.` };
   }
   const reasons = [
     ...changed.map((id) => `${id} changed`),
@@ -291,10 +292,10 @@ function checkSkillsDirectory(
   if (reasons.length === 0 && recordStale) reasons.push(`${RECORD_FILE} predates the content`);
   const parts: string[] = [];
   if (reasons.length > 0)
-    parts.push(`The copies in ${dir} are stale (${reasons.join(', ')}): run \`companion install\`.`);
+    parts.push(`The copies in ${dir} are stale (${reasons.join(', ')}): run \`${RUN_PREFIX} install\`.`);
   if (foreign.length > 0) {
     parts.push(
-      `${foreign.map((id) => `${dir}/${id}`).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not companion's copy: move ${foreign.length === 1 ? 'it' : 'them'} away, then run \`companion install\`.`,
+      `${foreign.map((id) => `${dir}/${id}`).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not companion's copy: move ${foreign.length === 1 ? 'it' : 'them'} away, then run \`${RUN_PREFIX} install\`.`,
     );
   }
   return { level: 'fix', text: parts.join(' ') };
@@ -359,18 +360,18 @@ function checkRecord(
       ? [
           {
             level: 'fix',
-            text: `Nothing is recorded as published in this project: run \`companion install\`.`,
+            text: `Nothing is recorded as published in this project: run \`${RUN_PREFIX} install\`.`,
           },
         ]
       : [];
   }
   if (read.status === 'invalid')
-    return [{ level: 'fix', text: `${read.reason}: run \`companion install\`.` }];
+    return [{ level: 'fix', text: `${read.reason}: run \`${RUN_PREFIX} install\`.` }];
   if (read.status === 'legacy') {
     return [
       {
         level: 'fix',
-        text: `${RECORD_FILE} was written by an older companion that did not record what it wrote: run \`companion install\`.`,
+        text: `${RECORD_FILE} was written by an older companion that did not record what it wrote: run \`${RUN_PREFIX} install\`.`,
       },
     ];
   }
@@ -378,7 +379,7 @@ function checkRecord(
     return [
       {
         level: 'note',
-        text: `${RECORD_FILE} belongs to the server "${read.record.server}", not "${server}"; run \`companion install\` to publish this one.`,
+        text: `${RECORD_FILE} belongs to the server "${read.record.server}", not "${server}"; run \`${RUN_PREFIX} install\` to publish this one.`,
       },
     ];
   }
@@ -400,7 +401,7 @@ function checkRecord(
       expectsCopies && !published
         ? {
             level: 'fix',
-            text: `The last install published none of the ${publication.skills.length} skill${publication.skills.length === 1 ? '' : 's'} into this project: run \`companion install\`.`,
+            text: `The last install published none of the ${publication.skills.length} skill${publication.skills.length === 1 ? '' : 's'} into this project: run \`${RUN_PREFIX} install\`.`,
           }
         : { level: 'ok', text: 'The content has not changed since the last install.' },
     );
@@ -416,7 +417,7 @@ function checkRecord(
   ];
   checks.push({
     level: 'fix',
-    text: `The content changed since the last install${detail.length > 0 ? ` (${detail.join('; ')})` : ''}: run \`companion install\`.`,
+    text: `The content changed since the last install${detail.length > 0 ? ` (${detail.join('; ')})` : ''}: run \`${RUN_PREFIX} install\`.`,
   });
   return checks;
 }
@@ -447,7 +448,7 @@ export function formatDoctorReport(report: DoctorReport): string {
   if (report.hosts.length === 0) {
     out.push(
       '',
-      'No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml and Claude Desktop’s): run `companion install --client NAME`.',
+      `No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml and Claude Desktop’s): run \`${RUN_PREFIX} install --client NAME\`.`,
     );
   }
   for (const host of report.hosts) block(`${host.label} — ${host.shown}`, host.checks);

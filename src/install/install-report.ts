@@ -2,6 +2,8 @@
  * What `companion install` prints: how the clients were chosen, one line per thing done or reused, every
  * refusal with its reason, the backups made, and what is left for the user. Pure.
  */
+
+import { RUN_PREFIX } from '../core/product.js';
 import { readClient } from './clients.js';
 import type { InstallReport } from './install.js';
 import { RECORD_FILE } from './record.js';
@@ -113,7 +115,7 @@ export function formatInstallReport(report: InstallReport): string {
   const machineSpecific = [...new Set(written.filter((c) => c.machineSpecific).map((c) => c.shown))];
   if (machineSpecific.length > 0) {
     left.push(
-      `${machineSpecific.join(', ')} name${machineSpecific.length === 1 ? 's' : ''} absolute paths on this machine: keep ${machineSpecific.length === 1 ? 'it' : 'them'} out of git, or have each machine run \`companion install\`.`,
+      `${machineSpecific.join(', ')} name${machineSpecific.length === 1 ? 's' : ''} absolute paths on this machine: keep ${machineSpecific.length === 1 ? 'it' : 'them'} out of git, or have each machine run \`${RUN_PREFIX} install\`.`,
     );
   }
   if (report.url !== undefined && report.configs.some((c) => !c.urlIgnored)) {

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { withNotice } from '../core/catalog.js';
+import { RUN_PREFIX } from '../core/product.js';
 import type { BuildResult, Catalog } from '../core/types.js';
 import { buildPublication } from './publication.js';
 import { RECORD_FILE, readInstallRecord } from './record.js';
@@ -24,10 +25,10 @@ export function readPublicationNotice(project: string, catalog: Catalog): string
   const read = readInstallRecord(project);
   if (read.status === 'absent') return undefined;
   if (read.status === 'invalid') {
-    return `The record of the skills published into this project (${RECORD_FILE}) cannot be read: run \`companion install\`.`;
+    return `The record of the skills published into this project (${RECORD_FILE}) cannot be read: run \`${RUN_PREFIX} install\`.`;
   }
   if (read.status === 'legacy') {
-    return `The record of the skills published into this project (${RECORD_FILE}) is from an older companion: run \`companion install\`.`;
+    return `The record of the skills published into this project (${RECORD_FILE}) is from an older companion: run \`${RUN_PREFIX} install\`.`;
   }
   const { record } = read;
   if (record.server !== catalog.server.name) return undefined;
@@ -40,7 +41,7 @@ export function readPublicationNotice(project: string, catalog: Catalog): string
     stale.length > NAMED_DIRECTORIES
       ? `${stale.slice(0, NAMED_DIRECTORIES).join(', ')} and ${stale.length - NAMED_DIRECTORIES} more`
       : stale.join(', ');
-  return `The skills published into this project (${named}) are stale: run \`companion install\`.`;
+  return `The skills published into this project (${named}) are stale: run \`${RUN_PREFIX} install\`.`;
 }
 
 /**

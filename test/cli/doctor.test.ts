@@ -66,7 +66,7 @@ describe('companion doctor', () => {
         '  note  Claude Desktop reads no skills directory: it gets the skills from the server itself (the skill_load tool), or from a zip uploaded in its settings.',
         '  note  Claude Desktop does not support resource templates: skill files other than SKILL.md (references/…) are not offered in its picker. Let the model fetch them with the skill_load tool.',
         '  note  Claude Desktop does not handle list_changed: it does not see content changes while it runs. Restart it after changing the content.',
-        '  note  Claude Desktop reads its configuration only at start, and closing its window does not quit it. After `companion install`, quit it fully (tray or menu bar → Quit) and start it again.',
+        '  note  Claude Desktop reads its configuration only at start, and closing its window does not quit it. After `npx companion install`, quit it fully (tray or menu bar → Quit) and start it again.',
       ].join('\n'),
     );
     expect(result.stdout).toContain(
@@ -75,7 +75,7 @@ describe('companion doctor', () => {
         '  ok    "fixture" runs `companion serve` on this content root.',
         '  ok    .agents/skills holds fresh copies of alpha, beta.',
         '  note  Codex does not handle list_changed: a running session keeps the tools and resources it started with. Start a new Codex session after changing the content.',
-        '  note  Codex cuts skill descriptions at 1024 characters. Keep every description within 1024 characters (`companion check` warns about longer ones).',
+        '  note  Codex cuts skill descriptions at 1024 characters. Keep every description within 1024 characters (`npx companion check` warns about longer ones).',
       ].join('\n'),
     );
     expect(result.stdout).toContain(
@@ -96,12 +96,12 @@ describe('companion doctor', () => {
     const stale = await doctor();
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain(
-      '  fix   The copies in .claude/skills are stale (beta changed, gamma missing): run `companion install`.\n',
+      '  fix   The copies in .claude/skills are stale (beta changed, gamma missing): run `npx companion install`.\n',
     );
     expect(stale.stdout).toContain(
       [
         'Published copies — .companion/state.json',
-        '  fix   The content changed since the last install (new: gamma): run `companion install`.',
+        '  fix   The content changed since the last install (new: gamma): run `npx companion install`.',
         '',
         '2 things need action (marked fix).',
       ].join('\n'),
@@ -121,10 +121,10 @@ describe('companion doctor', () => {
     const result = await doctor('--root', box.root);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      '  fix   .agents/skills holds no published copies: run `companion install`.',
+      '  fix   .agents/skills holds no published copies: run `npx companion install`.',
     );
     expect(result.stdout).toContain(
-      '  fix   Nothing is recorded as published in this project: run `companion install`.',
+      '  fix   Nothing is recorded as published in this project: run `npx companion install`.',
     );
     expect(result.stdout).not.toContain('has not changed');
   });
@@ -137,7 +137,7 @@ describe('companion doctor', () => {
     expect(record.directories).toEqual([]);
     const result = await doctor();
     expect(result.stdout).toContain(
-      '  fix   The last install published none of the 2 skills into this project: run `companion install`.',
+      '  fix   The last install published none of the 2 skills into this project: run `npx companion install`.',
     );
     expect(result.stdout).not.toContain('has not changed');
   });
@@ -152,7 +152,7 @@ describe('companion doctor', () => {
     const result = await doctor();
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      '  fix   The copies in .cursor/skills are stale (alpha changed, old no longer published): run `companion install`.\n',
+      '  fix   The copies in .cursor/skills are stale (alpha changed, old no longer published): run `npx companion install`.\n',
     );
   });
 
@@ -172,16 +172,16 @@ describe('companion doctor', () => {
     const result = await doctor();
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      'Claude Code — .mcp.json\n  fix   .mcp.json has no entry "fixture", so Claude Code does not start this server: run `companion install --client claude-code` to add it.\n',
+      'Claude Code — .mcp.json\n  fix   .mcp.json has no entry "fixture", so Claude Code does not start this server: run `npx companion install --client claude-code` to add it.\n',
     );
     expect(result.stdout).toContain(
-      'VS Code — .vscode/mcp.json\n  fix   "fixture" serves /somewhere/else, not this content root (<root>): run `companion install --client vscode`, with --root if needed.\n',
+      'VS Code — .vscode/mcp.json\n  fix   "fixture" serves /somewhere/else, not this content root (<root>): run `npx companion install --client vscode`, with --root if needed.\n',
     );
     expect(result.stdout).toContain(
       'Cursor — .cursor/mcp.json\n  fix   The entry "fixture" is turned off in .cursor/mcp.json ("disabled": true): turn it on.\n',
     );
     expect(result.stdout).toContain(
-      'Codex — .codex/config.toml\n  fix   "fixture" in .codex/config.toml runs `uvx fixture-mcp`, which is not companion; install will not touch it. Rename or remove it, then run `companion install --client codex`.\n',
+      'Codex — .codex/config.toml\n  fix   "fixture" in .codex/config.toml runs `uvx fixture-mcp`, which is not companion; install will not touch it. Rename or remove it, then run `npx companion install --client codex`.\n',
     );
     expect(result.stdout.trimEnd().endsWith('4 things need action (marked fix).')).toBe(true);
   });
@@ -204,7 +204,7 @@ describe('companion doctor', () => {
     const result = await doctor();
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'Codex (user configuration) — ~/.codex/config.toml\n  note  ~/.codex/config.toml has no entry "fixture", so Codex (user configuration) does not start this server: run `companion install --client codex-user` to add it.\n',
+      'Codex (user configuration) — ~/.codex/config.toml\n  note  ~/.codex/config.toml has no entry "fixture", so Codex (user configuration) does not start this server: run `npx companion install --client codex-user` to add it.\n',
     );
   });
 
@@ -215,7 +215,7 @@ describe('companion doctor', () => {
       [
         ...HEADER,
         '',
-        'No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml and Claude Desktop’s): run `companion install --client NAME`.',
+        'No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml and Claude Desktop’s): run `npx companion install --client NAME`.',
         '',
         '1 thing needs action (marked fix).',
         '',
@@ -224,7 +224,7 @@ describe('companion doctor', () => {
     box.temp.write('project/.mcp.json', '{ "mcpServers": { "other": { "command": "x" } } }');
     const unrecorded = await doctor('--root', box.root);
     expect(unrecorded.stdout).toContain(
-      'Published copies — .companion/state.json\n  fix   Nothing is recorded as published in this project: run `companion install`.\n',
+      'Published copies — .companion/state.json\n  fix   Nothing is recorded as published in this project: run `npx companion install`.\n',
     );
   });
 

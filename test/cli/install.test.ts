@@ -56,7 +56,7 @@ Left to do:
   Cursor lists the server in Settings → MCP; turn it on there if it shows as disabled.
   Codex reads a project’s .codex/config.toml only when you trust the project; \`codex mcp list\` shows whether it sees the server.
   Start a new Codex session to pick up the server; \`codex mcp list\` shows it.
-  .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml name absolute paths on this machine: keep them out of git, or have each machine run \`companion install\`.
+  .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml name absolute paths on this machine: keep them out of git, or have each machine run \`npx companion install\`.
 `);
 
     // The entries, keyed by the catalog's server name.

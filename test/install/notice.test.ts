@@ -23,7 +23,7 @@ describe('the stale-copies notice', () => {
     writeFileSync(join(sandbox.root, 'skills', 'base.md'), '# Where every task starts\n\nChanged.\n');
     const moved = buildCatalog(readSnapshot(sandbox.root)).catalog;
     expect(readPublicationNotice(sandbox.project, moved)).toMatch(
-      /\.claude\/skills.*stale: run `companion install`/,
+      /\.claude\/skills.*stale: run `npx companion install`/,
     );
 
     const { catalog } = withPublicationNotice(sandbox.project)(buildCatalog(readSnapshot(sandbox.root)));

@@ -81,7 +81,7 @@ describe('readPublicationNotice', () => {
       `${readText(`${box.root}/skills/beta/SKILL.md`)}\nEdited.\n`,
     );
     expect(readPublicationNotice(box.project, catalogOf(box.root))).toBe(
-      'The skills published into this project (.agents/skills, .claude/skills) are stale: run `companion install`.',
+      'The skills published into this project (.agents/skills, .claude/skills) are stale: run `npx companion install`.',
     );
     expect((await box.install()).code).toBe(0);
     expect(readPublicationNotice(box.project, catalogOf(box.root))).toBeUndefined();
@@ -91,14 +91,14 @@ describe('readPublicationNotice', () => {
     await box.install('--root', box.root, '--client', 'cursor');
     box.temp.remove('project/.cursor/skills');
     expect(readPublicationNotice(box.project, catalogOf(box.root))).toBe(
-      'The skills published into this project (.cursor/skills) are stale: run `companion install`.',
+      'The skills published into this project (.cursor/skills) are stale: run `npx companion install`.',
     );
     const record = JSON.parse(readText(box.inProject(RECORD_FILE))) as Record<string, unknown>;
     box.temp.write(`project/${RECORD_FILE}`, JSON.stringify({ ...record, server: 'someone-else' }));
     expect(readPublicationNotice(box.project, catalogOf(box.root))).toBeUndefined();
     box.temp.write(`project/${RECORD_FILE}`, '{ not json');
     expect(readPublicationNotice(box.project, catalogOf(box.root))).toBe(
-      'The record of the skills published into this project (.companion/state.json) cannot be read: run `companion install`.',
+      'The record of the skills published into this project (.companion/state.json) cannot be read: run `npx companion install`.',
     );
   });
 });

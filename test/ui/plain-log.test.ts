@@ -37,7 +37,7 @@ describe('formatStartLines', () => {
 describe('the stale-copies notice', () => {
   it('is said at start, again when it changes, and when it clears', () => {
     const notice =
-      'The skills published into this project (.claude/skills) are stale: run `companion install`.';
+      'The skills published into this project (.claude/skills) are stale: run `npx companion install`.';
     const stale = makeGeneration(1, [], { ...makeCatalog(), notice });
     const state = makeState(stale);
     expect(formatStartLines(state)).toContain(`[companion] notice: ${notice}`);
