@@ -24,6 +24,14 @@ export function buildSkillFileUri(scheme: string, skillId: string, path: string)
   return `${scheme}://skill/${skillId}/${path}`;
 }
 
+/**
+ * A directory of a skill (SEP-2640 directory resource): the skill root for `dir` `''`, else `dir` below it
+ * (`references`). No trailing slash.
+ */
+export function buildSkillDirectoryUri(scheme: string, skillId: string, dir: string): string {
+  return dir === '' ? `${scheme}://skill/${skillId}` : `${scheme}://skill/${skillId}/${dir}`;
+}
+
 export function buildDocumentTemplate(scheme: string): string {
   return `${scheme}://guides/{+documentId}`;
 }

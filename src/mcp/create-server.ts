@@ -1,22 +1,35 @@
 /**
- * One MCP protocol session over a catalog source: the low-level SDK `Server` with every handler installed by hand.
+ * One protocol server over a catalog source: the SDK's low-level `Server` (v2) with every handler installed by
+ * hand, for either era. The SDK owns the wire — the 2025 `initialize` handshake, the 2026-07-28 per-request
+ * envelope and `server/discover`, `resultType`, the caching fields of the spec's cacheable results, which
+ * methods exist in which era (`resources/subscribe` and `ping` are gone in 2026-07-28), error framing. The
+ * handlers own what companion answers.
  *
  * Why not `McpServer`: it resolves `resources/read` through `new URL()` (which collapses `..` and rewrites
- * spelling), does not paginate `resources/list`, turns zod failures on malformed params into -32603, and sends
- * `list_changed` on every registration change. Here every request reads `source.current()` once, so one answer
- * always comes from one generation, and a read is a lookup of the raw URI string in the catalog — a URI is never
- * a path.
+ * spelling), does not paginate `resources/list`, and validates spec params with schemas whose failures answer
+ * -32603. Here every handler is registered with a loose params schema, so malformed params reach it and are
+ * refused with -32602; every request reads `source.current()` once, so one answer always comes from one
+ * generation; and a read is a lookup of the raw URI string in the catalog — a URI is never a path.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { Catalog, CatalogSource, Generation } from '../core/types.js';
 import { completeArgument } from './completion.js';
-import { decodeCursor, encodeCursor, paginate } from './cursor.js';
+import { decodeCursor, paginate } from './cursor.js';
 import { invalidParams, ProtocolError, paramsOf, resourceNotFound } from './errors.js';
-import type { SessionHandle, SessionRegistryController, SessionTransport } from './session-registry.js';
+import { MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS } from './limits.js';
+import type { ProtocolEra, SessionHandle } from './session-registry.js';
 import {
+  type CacheFields,
+  DIRECTORY_READ_METHOD,
   getSkill,
   listSkillsPage,
+  readSkillDirectory,
   SKILLS_EXTENSION_ID,
   SKILLS_GET_METHOD,
   SKILLS_LIST_METHOD,
@@ -32,30 +45,57 @@ export const DEFAULT_RESOURCES_PAGE_SIZE = 500;
 /** Default `skills/list` page size: the SDK's own default. An entry carries its whole manifest, so fewer fit. */
 export const DEFAULT_SKILLS_PAGE_SIZE = 100;
 
-/** Exactly what this server declares; every declaration is backed by a handler below. */
+/**
+ * Exactly what this server declares, in both eras; every declaration is backed by a handler below. In the
+ * 2026-07-28 era `resources.subscribe` and `listChanged` mean the `subscriptions/listen` filters. No prompts (none
+ * are served) and no `tools.listChanged` (the tools never change while the server runs).
+ */
 export const SERVER_CAPABILITIES = {
   resources: { subscribe: true, listChanged: true },
   completions: {},
   tools: {},
-  extensions: { [SKILLS_EXTENSION_ID]: {} },
+  extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } },
 } as const;
 
-/**
- * Subscriptions one session may hold: more than every file of a large catalog, few enough that one client cannot
- * grow the registry (and the dev UI's session list, copied on every change) without bound.
- */
-export const MAX_SUBSCRIPTIONS = 4096;
-/** No served URI is longer (its path lies below the content root), so a longer one can never be updated. */
-export const MAX_SUBSCRIPTION_URI_LENGTH = 8192;
+/** `cacheScope` of every cacheable result: the content is the same for everyone who can reach the server. */
+export const CACHE_SCOPE = 'public';
+
+/** The methods whose 2026-07-28 results the SDK gives `ttlMs`/`cacheScope` (the spec's `CacheableResult`s). */
+const CACHEABLE_METHODS = [
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'server/discover',
+] as const;
 
 export const LIST_CHANGED = 'notifications/resources/list_changed';
 export const RESOURCE_UPDATED = 'notifications/resources/updated';
 
+/**
+ * What a server reports about the host it answers: a registry session (stdio, legacy HTTP), or — for a modern
+ * HTTP request, which belongs to no session — whatever stands for that client (see `serve-http.ts`).
+ */
+export type ServedHost = Pick<
+  SessionHandle,
+  | 'setClientInfo'
+  | 'setProtocol'
+  | 'recordReread'
+  | 'addSubscription'
+  | 'removeSubscription'
+  | 'isSubscribed'
+  | 'subscriptionCount'
+>;
+
 export interface CreateServerOptions {
-  readonly transport: SessionTransport;
-  /** The protocol session id (HTTP: the `Mcp-Session-Id`; stdio: any unique id). */
-  readonly sessionId: string;
-  readonly sessions: SessionRegistryController;
+  /** The era this instance serves; the serving entry (HTTP handler, `serveStdio`) decides it. */
+  readonly era: ProtocolEra;
+  readonly host: ServedHost;
+  /**
+   * `ttlMs` of every 2026-07-28 cacheable result (lists, reads, discovery, the skills methods). The 2025 era
+   * has no caching fields.
+   */
+  readonly cacheTtlMs: number;
   /**
    * Entries per page of both `resources/list` and `skills/list`, when given.
    * @default DEFAULT_RESOURCES_PAGE_SIZE (500) and DEFAULT_SKILLS_PAGE_SIZE (100)
@@ -65,30 +105,8 @@ export interface CreateServerOptions {
   readonly log?: (line: string) => void;
 }
 
-export interface CompanionServer {
-  readonly server: Server;
-  readonly session: SessionHandle;
-  /** Closes the protocol connection; unsubscribes from the source and leaves the registry. Idempotent. */
-  close(): Promise<void>;
-}
-
-/**
- * The SDK `Server`, with one refusal corrected: a request asking for task-augmented execution (`params.task`) on
- * a server that declares no `tasks` capability is the client's mistake, so -32602 rather than the SDK's -32603.
- */
-class CompanionProtocolServer extends Server {
-  protected override assertTaskHandlerCapability(method: string): void {
-    throw invalidParams(`${method} cannot run as a task: this server declares no tasks capability`);
-  }
-}
-
-/**
- * A request schema that accepts any params, so malformed params reach the handler and become -32602 there
- * (a zod failure inside the SDK would answer -32603).
- */
-function looseRequest<M extends string>(method: M) {
-  return z.object({ method: z.literal(method), params: z.unknown().optional() });
-}
+/** Accepts any params, so malformed ones reach the handler and become -32602 there. */
+const ANY_PARAMS = { params: z.looseObject({}) };
 
 /** The wire form of a listed resource: exactly these fields, never `annotations.audience`. */
 function toWireResource(resource: Catalog['resources'][number]) {
@@ -118,77 +136,90 @@ function toWireTemplate(template: Catalog['templates'][number]) {
   };
 }
 
-/** Creates a server for one session. Connect it to exactly one transport. */
-export function createCompanionServer(source: CatalogSource, options: CreateServerOptions): CompanionServer {
+/** Creates a server for one serving unit (a connection, a legacy session, a modern request). */
+export function createCompanionServer(source: CatalogSource, options: CreateServerOptions): Server {
+  const { host, era } = options;
   const resourcesPageSize = options.pageSize ?? DEFAULT_RESOURCES_PAGE_SIZE;
   const skillsPageSize = options.pageSize ?? DEFAULT_SKILLS_PAGE_SIZE;
   const log = options.log ?? (() => {});
+  const cacheHint = { ttlMs: options.cacheTtlMs, cacheScope: CACHE_SCOPE } as const;
+  const cache: CacheFields = era === 'modern' ? cacheHint : {};
   const initial = source.current().catalog;
-  const server = new CompanionProtocolServer(
+  const server = new Server(
     { name: initial.server.name, title: initial.server.title, version: initial.server.version },
-    { capabilities: SERVER_CAPABILITIES, instructions: initial.instructions },
+    {
+      capabilities: SERVER_CAPABILITIES,
+      instructions: initial.instructions,
+      cacheHints: Object.fromEntries(CACHEABLE_METHODS.map((method) => [method, cacheHint])),
+    },
   );
-  const session = options.sessions.open({ id: options.sessionId, transport: options.transport });
-  let initialized = false;
-  let closed = false;
-  let subscriptionCount = 0;
 
-  /**
-   * Runs a handler against one generation. A `ProtocolError` goes out as it is; anything else is a bug, logged
-   * here and answered as a bare -32603, so no internal message (a path, an errno) reaches the client.
-   */
-  const answer = <T>(method: string, handler: (generation: Generation) => T): T => {
-    try {
-      return handler(source.current());
-    } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      log(
-        `companion: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      throw new ProtocolError(-32603, 'Internal error');
+  /** A modern request names its client and revision in its envelope; the host learns both from each request. */
+  const identify = (ctx: ServerContext): void => {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (envelope === undefined) return;
+    const client = envelope[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    if (typeof client?.name === 'string' && typeof client.version === 'string') {
+      host.setClientInfo({ name: client.name, version: client.version });
     }
+    const version = envelope[PROTOCOL_VERSION_META_KEY];
+    if (typeof version === 'string') host.setProtocol('modern', version);
   };
 
-  server.setRequestHandler(looseRequest('resources/list'), (request) =>
-    answer('resources/list', ({ catalog, number }) => {
-      const params = paramsOf(request);
-      const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'resources', number);
-      session.recordReread();
-      const { page, nextCursor } = paginate(catalog.resources, offset, resourcesPageSize, (next) =>
-        encodeCursor('resources', next, number),
-      );
-      const resources = page.map(toWireResource);
-      return nextCursor === undefined ? { resources } : { resources, nextCursor };
-    }),
-  );
+  /**
+   * Registers `method`, answered against one generation. A `ProtocolError` goes out as it is; anything else is a
+   * bug, logged here and answered as a bare -32603, so no internal message (a path, an errno) reaches the client.
+   */
+  const handle = <T>(
+    method: string,
+    handler: (params: Record<string, unknown>, generation: Generation) => T,
+  ): void => {
+    server.setRequestHandler(method, ANY_PARAMS, (raw, ctx) => {
+      identify(ctx);
+      const params = paramsOf(raw);
+      if (params.task !== undefined) {
+        throw invalidParams(`${method} cannot run as a task: this server declares no tasks capability`);
+      }
+      try {
+        return handler(params, source.current()) as Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof ProtocolError) throw error;
+        log(
+          `companion: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        throw new ProtocolError(-32603, 'Internal error');
+      }
+    });
+  };
 
-  server.setRequestHandler(looseRequest('resources/templates/list'), (request) =>
-    answer('resources/templates/list', ({ catalog }) => {
-      const params = paramsOf(request);
-      // The templates fit one page, so no cursor was ever issued: any cursor is one this server did not give.
-      if (params.cursor !== undefined) throw invalidParams('Invalid cursor', { cursor: params.cursor });
-      return { resourceTemplates: catalog.templates.map(toWireTemplate) };
-    }),
-  );
+  handle('resources/list', (params, { catalog }) => {
+    const offset =
+      params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'resources', catalog.resources);
+    host.recordReread();
+    const { page, nextCursor } = paginate('resources', catalog.resources, offset, resourcesPageSize);
+    const resources = page.map(toWireResource);
+    return nextCursor === undefined ? { resources } : { resources, nextCursor };
+  });
 
-  server.setRequestHandler(looseRequest('resources/read'), (request) => {
-    const params = paramsOf(request);
+  handle('resources/templates/list', (params, { catalog }) => {
+    // The templates fit one page, so no cursor was ever issued: any cursor is one this server did not give.
+    if (params.cursor !== undefined) throw invalidParams('Invalid cursor', { cursor: params.cursor });
+    return { resourceTemplates: catalog.templates.map(toWireTemplate) };
+  });
+
+  handle('resources/read', (params, { catalog }) => {
     const uri = params.uri;
     if (typeof uri !== 'string') throw invalidParams('resources/read needs params.uri, a string', { uri });
     try {
-      const { catalog } = source.current();
       // The raw string, exactly as sent: no URL parsing, no decoding, no path join.
       const content = catalog.contents.get(uri);
       if (!content) throw resourceNotFound(uri);
-      session.recordReread();
+      host.recordReread();
       if (content.text !== undefined) {
         return { contents: [{ uri, mimeType: content.mimeType, text: content.text }] };
       }
-      const blob = Buffer.from(
-        content.bytes.buffer,
-        content.bytes.byteOffset,
-        content.bytes.byteLength,
-      ).toString('base64');
+      const { buffer, byteOffset, byteLength } = content.bytes;
+      const blob = Buffer.from(buffer, byteOffset, byteLength).toString('base64');
       return { contents: [{ uri, mimeType: content.mimeType, blob }] };
     } catch (error) {
       if (!(error instanceof ProtocolError)) log(`companion: resources/read failed: ${String(error)}`);
@@ -197,109 +228,66 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
     }
   });
 
-  server.setRequestHandler(looseRequest('resources/subscribe'), (request) => {
-    const uri = paramsOf(request).uri;
+  // 2025 era only: the SDK answers -32601 for both in 2026-07-28, where `subscriptions/listen` replaces them.
+  handle('resources/subscribe', (params, { catalog }) => {
+    const uri = params.uri;
     if (typeof uri !== 'string')
       throw invalidParams('resources/subscribe needs params.uri, a string', { uri });
-    // Accepted for any URI: a host may subscribe before the resource exists (it is created by the next save);
-    // bounded in length and number, since whoever connects chooses them.
     if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
       throw invalidParams(`resources/subscribe: uri longer than ${MAX_SUBSCRIPTION_URI_LENGTH} characters`, {
         maxLength: MAX_SUBSCRIPTION_URI_LENGTH,
       });
     }
-    if (!session.isSubscribed(uri)) {
-      if (subscriptionCount >= MAX_SUBSCRIPTIONS) {
-        throw invalidParams(`resources/subscribe: at most ${MAX_SUBSCRIPTIONS} subscriptions per session`, {
-          maxSubscriptions: MAX_SUBSCRIPTIONS,
-        });
-      }
-      subscriptionCount++;
+    // As a read answers it: a URI this server does not serve is not found. A resource a save creates later is
+    // announced by list_changed (a skill's other files by resources/updated on its SKILL.md), then subscribable.
+    if (!catalog.contents.has(uri)) throw resourceNotFound(uri);
+    if (!host.isSubscribed(uri) && host.subscriptionCount() >= MAX_SUBSCRIPTIONS) {
+      throw invalidParams(`resources/subscribe: at most ${MAX_SUBSCRIPTIONS} subscriptions per session`, {
+        maxSubscriptions: MAX_SUBSCRIPTIONS,
+      });
     }
-    session.addSubscription(uri);
+    host.addSubscription(uri);
     return {};
   });
 
-  server.setRequestHandler(looseRequest('resources/unsubscribe'), (request) => {
-    const uri = paramsOf(request).uri;
+  handle('resources/unsubscribe', (params) => {
+    const uri = params.uri;
     if (typeof uri !== 'string')
       throw invalidParams('resources/unsubscribe needs params.uri, a string', { uri });
-    if (session.isSubscribed(uri)) subscriptionCount--;
-    session.removeSubscription(uri);
+    host.removeSubscription(uri);
     return {};
   });
 
-  server.setRequestHandler(looseRequest('completion/complete'), (request) =>
-    answer('completion/complete', ({ catalog }) => {
-      const params = request.params;
-      const record = params !== null && typeof params === 'object' ? (params as Record<string, unknown>) : {};
-      return { completion: completeArgument(catalog, record) };
-    }),
-  );
+  handle('completion/complete', (params, { catalog }) => ({ completion: completeArgument(catalog, params) }));
 
-  server.setRequestHandler(looseRequest('tools/list'), () =>
-    answer('tools/list', ({ catalog }) => ({ tools: listTools(catalog) })),
-  );
+  handle('tools/list', (_params, { catalog }) => ({ tools: listTools(catalog) }));
 
-  server.setRequestHandler(looseRequest('tools/call'), (request) =>
-    answer('tools/call', ({ catalog }) => {
-      const params = paramsOf(request);
-      return callTool(catalog, params.name, params.arguments);
-    }),
-  );
+  handle('tools/call', (params, { catalog }) => callTool(catalog, params.name, params.arguments));
 
-  server.setRequestHandler(looseRequest(SKILLS_LIST_METHOD), (request) =>
-    answer(SKILLS_LIST_METHOD, ({ catalog, number }) => {
-      const page = listSkillsPage(catalog, number, paramsOf(request), skillsPageSize);
-      session.recordReread();
-      return page;
-    }),
-  );
-
-  server.setRequestHandler(looseRequest(SKILLS_GET_METHOD), (request) =>
-    answer(SKILLS_GET_METHOD, ({ catalog }) => {
-      const result = getSkill(catalog, paramsOf(request));
-      session.recordReread();
-      return result;
-    }),
-  );
-
-  server.oninitialized = () => {
-    initialized = true;
-    const client = server.getClientVersion();
-    if (client) session.setClientInfo({ name: client.name, version: client.version });
-  };
-  server.onerror = (error) => log(`companion: protocol error: ${error.message}`);
-
-  // The notifier: one list_changed per published change (the store already batches a burst into one change),
-  // and resources/updated only for URIs this session subscribed to.
-  const unsubscribe = source.subscribe((change) => {
-    if (!initialized || closed) return;
-    const generation = change.current.number;
-    const send = (method: string, promise: Promise<void>, uri?: string): void => {
-      session.recordNotification(method, generation, uri);
-      promise.catch((error: unknown) => log(`companion: could not send ${method}: ${String(error)}`));
-    };
-    if (change.listChanged) send(LIST_CHANGED, server.sendResourceListChanged());
-    for (const uri of change.updatedUris) {
-      if (session.isSubscribed(uri)) send(RESOURCE_UPDATED, server.sendResourceUpdated({ uri }), uri);
-    }
+  handle(SKILLS_LIST_METHOD, (params, { catalog }) => {
+    const page = listSkillsPage(catalog, params, skillsPageSize, cache);
+    host.recordReread();
+    return page;
   });
 
-  const dispose = (): void => {
-    if (closed) return;
-    closed = true;
-    unsubscribe();
-    session.close();
-  };
-  server.onclose = dispose;
+  handle(SKILLS_GET_METHOD, (params, { catalog }) => {
+    const result = getSkill(catalog, params, cache);
+    host.recordReread();
+    return result;
+  });
 
-  return {
-    server,
-    session,
-    async close() {
-      dispose();
-      await server.close();
-    },
+  handle(DIRECTORY_READ_METHOD, (params, { catalog }) => {
+    const result = readSkillDirectory(catalog, params, cache);
+    host.recordReread();
+    return result;
+  });
+
+  server.oninitialized = () => {
+    const client = server.getClientVersion();
+    if (client) host.setClientInfo({ name: client.name, version: client.version });
+    const version = server.getNegotiatedProtocolVersion();
+    if (version !== undefined) host.setProtocol('legacy', version);
   };
+  server.onerror = (error) => log(`companion: protocol error: ${error.message}`);
+  return server;
 }

@@ -1,41 +1,29 @@
 /**
  * The protocol errors companion answers with. Every refusal a client can cause is `-32602` (Invalid params);
- * nothing a client sends may surface as `-32603`, which would read as a server bug.
+ * nothing a client sends may surface as `-32603`, which would read as a server bug. The SDK's `ProtocolError`
+ * goes out as `{code, message, data}` exactly, in both eras.
  */
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 
-/**
- * A JSON-RPC error the SDK puts on the wire as `{code, message, data}`. Not the SDK's `McpError`, whose message
- * is prefixed with "MCP error <code>: " — which the SDK client then prefixes a second time.
- */
-export class ProtocolError extends Error {
-  readonly code: number;
-  readonly data: Record<string, unknown> | undefined;
-  constructor(code: number, message: string, data?: Record<string, unknown>) {
-    super(message);
-    this.name = 'ProtocolError';
-    this.code = code;
-    this.data = data;
-  }
-}
+export { ProtocolError };
 
 /** `-32602` with `message`, and `data` when given. */
 export function invalidParams(message: string, data?: Record<string, unknown>): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, message, data);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, data);
 }
 
 /**
  * The one error every unreadable URI gets — unknown, malformed, draft or escaping alike — so the answer never
- * tells a prober why (SEP-2164: `-32602` with `data.uri`, the URI exactly as the client sent it).
+ * tells a prober why (SEP-2164, the 2026-07-28 rule, answered in both eras: `-32602` with `data.uri`, the URI
+ * exactly as the client sent it).
  */
 export function resourceNotFound(uri: unknown): ProtocolError {
-  const shown = typeof uri === 'string' ? uri : String(uri);
-  return invalidParams(`Resource not found: ${shown}`, { uri });
+  if (typeof uri === 'string') return new ResourceNotFoundError(uri);
+  return invalidParams(`Resource not found: ${String(uri)}`, { uri });
 }
 
 /** The request's `params` as a plain object, or `{}` when absent. Anything else (an array, a string) is -32602. */
-export function paramsOf(request: { params?: unknown }): Record<string, unknown> {
-  const params = request.params;
+export function paramsOf(params: unknown): Record<string, unknown> {
   if (params === undefined) return {};
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw invalidParams('params must be an object');

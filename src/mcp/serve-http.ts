@@ -1,19 +1,49 @@
 /**
- * `companion serve --http`: Streamable HTTP at `/mcp`, one protocol server per session.
+ * `companion serve --http` and `companion dev`: Streamable HTTP at `/mcp`, both protocol eras on one endpoint.
  *
- * Host and Origin are validated here, before the SDK transport sees the request (the transport's own options for
- * it are deprecated): a page in a browser that rebinds a name to 127.0.0.1 sends its own name as Host and its own
- * origin, and gets 403. There is no authentication, so binding beyond loopback prints a warning.
+ * - **2026-07-28 (modern)** requests go to the SDK's `createMcpHandler` (`legacy: 'reject'`): a fresh server per
+ *   request, no session, so any replica over the same checkout answers any request identically. Live updates
+ *   travel on `subscriptions/listen` streams, fed from the store through the handler's `notify` bus.
+ * - **2025-11-25 and older (legacy)** requests — `isLegacyRequest` decides, with the SDK's own classification —
+ *   go to one sessionful `WebStandardStreamableHTTPServerTransport` per `Mcp-Session-Id`, as that era requires:
+ *   `initialize` opens a session, the GET stream carries its notifications, DELETE (or the idle reaper) ends it.
+ *
+ * In front of both, the door companion keeps itself: one path; Host and Origin validated before anything else (a
+ * page that rebinds a name to 127.0.0.1 sends its own name as Host and its own origin, and gets 403); a JSON body
+ * of bounded size and nesting, answered 413, 400 or 415 before it is parsed further; and a cap on connected hosts
+ * (legacy sessions plus open listen streams), answered 503 with `Retry-After`. There is no authentication, so
+ * binding beyond loopback prints a warning.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogSource } from '../core/types.js';
-import { type CompanionServer, createCompanionServer } from './create-server.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  CLIENT_INFO_META_KEY,
+  createMcpHandler,
+  isInitializeRequest,
+  isJsonContentType,
+  isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { CatalogChange, CatalogSource } from '../core/types.js';
+import { createCompanionServer, LIST_CHANGED, RESOURCE_UPDATED, type ServedHost } from './create-server.js';
+import { ProtocolError } from './errors.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  exceedsJsonDepth,
+  requestIdOf,
+  SESSION_RETRY_AFTER_SECONDS,
+  tooDeepError,
+} from './limits.js';
+import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard } from './listen.js';
+import { attachNotifier } from './notifier.js';
 import {
   createSessionRegistry,
+  type ListenFilters,
+  type SessionHandle,
   type SessionRegistry,
   type SessionRegistryController,
 } from './session-registry.js';
@@ -39,22 +69,32 @@ export interface ServeHttpOptions {
   /** Where sessions are registered (the dev UI passes its own); a new registry when absent. */
   readonly sessions?: SessionRegistryController;
   readonly pageSize?: number;
+  /** `ttlMs` of the 2026-07-28 cacheable results. */
+  readonly cacheTtlMs: number;
   /** @default 4 MiB */
   readonly maxBodyBytes?: number;
+  /** Hosts served at once: legacy sessions plus open listen streams. @default DEFAULT_MAX_SESSIONS (128) */
+  readonly maxSessions?: number;
   /**
-   * A session with no request and no open event stream for this long is closed (a client that left without
-   * DELETE). @default 30 minutes
+   * A legacy session with no request and no open event stream for this long is closed (a client that left
+   * without DELETE). @default 30 minutes
    */
   readonly idleTimeoutMs?: number;
 }
 
 export interface HttpServerHandle {
-  /** `http://<host>:<port>/mcp`, the URL a host connects to. */
+  /** `http://<host>:<port>/mcp`, a URL that reaches this server from this machine (loopback for a wildcard bind). */
   readonly url: string;
+  /**
+   * Where it listens, as a sentence that is true: the URL for one address; for a wildcard bind (`0.0.0.0`, `::`)
+   * the bound address and the loopback URL, so nobody reads "127.0.0.1" as "only loopback".
+   */
+  readonly listening: string;
+  /** The address bound, as given (`127.0.0.1`, `0.0.0.0`, …). */
   readonly host: string;
   readonly port: number;
   readonly sessions: SessionRegistry;
-  /** Closes every session and the listener. Idempotent. */
+  /** Closes every session, every listen stream and the listener. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -84,11 +124,18 @@ function formatHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-interface LiveSession {
-  readonly companion: CompanionServer;
-  readonly transport: StreamableHTTPServerTransport;
+interface LegacySession {
+  readonly server: Server;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   lastActivity: number;
   openStreams: number;
+}
+
+/** One open modern `subscriptions/listen` stream: its registry entry and the client it names. */
+interface ModernListen {
+  readonly session: SessionHandle;
+  readonly client: string | undefined;
+  readonly filters: ListenFilters;
 }
 
 /** Starts the HTTP server; resolves once it listens, rejects with `PortInUseError` when the port is taken. */
@@ -97,16 +144,169 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   const log = options.log ?? (() => {});
   const registry = options.sessions ?? createSessionRegistry();
   const maxBody = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
-  const live = new Map<string, LiveSession>();
+  const serverOptions = { cacheTtlMs: options.cacheTtlMs, pageSize: options.pageSize, log };
+  const legacySessions = new Map<string, LegacySession>();
+  /** Legacy sessions between `initialize` arriving and the transport naming the session. */
+  let startingSessions = 0;
+  const listens = new Set<ModernListen>();
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
 
-  const closeSession = async (id: string): Promise<void> => {
-    const session = live.get(id);
+  const connectedHosts = (): number => legacySessions.size + startingSessions + listens.size;
+
+  // The modern era: one server per request. A list or read counts as a re-read for the listen streams of the
+  // same client (see session-registry.ts: a modern HTTP host appears through its listen streams).
+  const modern = createMcpHandler(
+    () => {
+      let client: string | undefined;
+      const attribution: ServedHost = {
+        setClientInfo(info) {
+          client = clientKey(info);
+        },
+        setProtocol() {},
+        recordReread() {
+          for (const listen of listens) if (listen.client === client) listen.session.recordReread();
+        },
+        // Unreachable: the 2026-07-28 era has no resources/subscribe.
+        addSubscription() {},
+        removeSubscription() {},
+        isSubscribed: () => false,
+        subscriptionCount: () => 0,
+      };
+      return createCompanionServer(source, { ...serverOptions, era: 'modern', host: attribution });
+    },
+    { legacy: 'reject', maxSubscriptions: maxSessions, maxRequestBodySize: maxBody },
+  );
+
+  // Modern listen streams hear a change through the handler's bus; the SDK filters it per stream. Only what
+  // some stream listens for is published, and each stream's registry entry records what it heard. Subscribed to
+  // the store only while a stream is open.
+  let stopNotifying: (() => void) | undefined;
+  const notifyListens = (change: CatalogChange): void => {
+    const heard = selectHeard(
+      [...listens].map((listen) => listen.filters),
+      change,
+    );
+    if (heard.listChanged) modern.notify.resourcesChanged();
+    for (const uri of heard.updatedUris) modern.notify.resourceUpdated(uri);
+    const generation = change.current.number;
+    for (const listen of listens) {
+      const mine = selectHeard([listen.filters], heard);
+      if (mine.listChanged) listen.session.recordNotification(LIST_CHANGED, generation);
+      for (const uri of mine.updatedUris)
+        listen.session.recordNotification(RESOURCE_UPDATED, generation, uri);
+    }
+  };
+  const addListen = (listen: ModernListen): void => {
+    listens.add(listen);
+    stopNotifying ??= source.subscribe(notifyListens);
+  };
+  const removeListen = (listen: ModernListen): void => {
+    if (!listens.delete(listen) || listens.size > 0) return;
+    stopNotifying?.();
+    stopNotifying = undefined;
+  };
+
+  const closeLegacySession = async (id: string): Promise<void> => {
+    const session = legacySessions.get(id);
     if (!session) return;
-    live.delete(id);
-    await session.companion.close().catch(() => {});
+    legacySessions.delete(id);
+    await session.server.close().catch(() => {});
+  };
+
+  const startLegacySession = async (request: Request, body: unknown): Promise<Response> => {
+    const id = randomUUID();
+    const session = registry.open({ id, transport: 'http' });
+    const server = createCompanionServer(source, { ...serverOptions, era: 'legacy', host: session });
+    attachNotifier(server, source, session, 'legacy', log);
+    const notified = server.onclose;
+    server.onclose = () => {
+      notified?.();
+      legacySessions.delete(id);
+      session.close();
+    };
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (sessionId) => {
+        legacySessions.set(sessionId, { server, transport, lastActivity: Date.now(), openStreams: 0 });
+      },
+      onsessionclosed: (sessionId) => {
+        void closeLegacySession(sessionId);
+      },
+    });
+    startingSessions++;
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      startingSessions--;
+      if (!legacySessions.has(id)) await server.close().catch(() => {});
+    }
+  };
+
+  /** A legacy request: to its session, or `initialize` to a new one. */
+  const serveLegacy = async (request: Request, body: unknown, res: ServerResponse): Promise<Response> => {
+    const sessionId = request.headers.get('mcp-session-id') ?? undefined;
+    if (request.method === 'POST' && sessionId === undefined) {
+      if (!isInitializeRequest(body)) {
+        return rpcError(
+          400,
+          -32000,
+          'Bad Request: no Mcp-Session-Id header; start with an initialize request',
+        );
+      }
+      return connectedHosts() >= maxSessions ? busy(body, maxSessions) : startLegacySession(request, body);
+    }
+    if (request.method !== 'POST' && request.method !== 'GET' && request.method !== 'DELETE') {
+      return rpcError(405, -32000, 'Method not allowed', { allow: 'GET, POST, DELETE' });
+    }
+    if (sessionId === undefined) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header required');
+    const session = legacySessions.get(sessionId);
+    if (!session) return rpcError(404, -32001, 'Session not found');
+    session.lastActivity = Date.now();
+    if (request.method === 'GET') {
+      session.openStreams++;
+      res.once('close', () => {
+        session.openStreams--;
+        session.lastActivity = Date.now();
+      });
+    }
+    return session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+  };
+
+  /** A modern request; a listen request also opens a registry entry that lives as long as its stream. */
+  const serveModern = async (
+    request: Request,
+    body: unknown,
+    listen: NarrowedListen | undefined,
+    res: ServerResponse,
+  ): Promise<Response> => {
+    if (listen === undefined) return modern.fetch(request, { parsedBody: body });
+    if (connectedHosts() >= maxSessions) return busy(body, maxSessions);
+    const meta = (listen.params._meta ?? {}) as Record<string, unknown>;
+    const client = meta[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    const session = registry.open({ id: `listen-${randomUUID()}`, transport: 'http' });
+    const identity =
+      typeof client?.name === 'string' && typeof client.version === 'string'
+        ? { name: client.name, version: client.version }
+        : undefined;
+    if (identity) session.setClientInfo(identity);
+    const version = meta[PROTOCOL_VERSION_META_KEY];
+    if (typeof version === 'string') session.setProtocol('modern', version);
+    session.openListen(String(requestIdOf(body)), listen.honoured);
+    const entry: ModernListen = {
+      session,
+      client: identity && clientKey(identity),
+      filters: listen.honoured,
+    };
+    addListen(entry);
+    res.once('close', () => {
+      removeListen(entry);
+      session.close();
+    });
+    return modern.fetch(request, { parsedBody: body });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -126,86 +326,48 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       return;
     }
 
-    const sessionHeader = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
-
+    let body: unknown;
+    let listen: NarrowedListen | undefined;
     if (req.method === 'POST') {
-      const body = await readJsonBody(req, res, maxBody);
-      if (body === undefined) return;
-      if (sessionId !== undefined) {
-        const session = live.get(sessionId);
-        if (!session) {
-          sendRpcError(res, 404, -32001, 'Session not found');
+      if (!isJsonContentType(req.headers['content-type'])) {
+        sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+        req.resume();
+        return;
+      }
+      const read = await readJsonBody(req, res, maxBody);
+      if (read === undefined) return;
+      body = read.value;
+      if (exceedsJsonDepth(body)) {
+        sendJson(res, 400, tooDeepError(requestIdOf(body)));
+        return;
+      }
+      if ((body as { method?: unknown } | null)?.method === LISTEN_METHOD) {
+        try {
+          listen = narrowListen((body as { params?: unknown }).params, source.current().catalog);
+        } catch (error) {
+          if (!(error instanceof ProtocolError)) throw error;
+          const { code, message, data } = error;
+          sendJson(res, 200, { jsonrpc: '2.0', id: requestIdOf(body), error: { code, message, data } });
           return;
         }
-        session.lastActivity = Date.now();
-        await session.transport.handleRequest(req, res, body.value);
-        return;
+        if (listen !== undefined) (body as { params: unknown }).params = listen.params;
       }
-      if (!isInitializeRequest(body.value)) {
-        sendRpcError(
-          res,
-          400,
-          -32000,
-          'Bad Request: no Mcp-Session-Id header; start with an initialize request',
-        );
-        return;
-      }
-      await startSession(req, res, body.value);
-      return;
     }
 
-    if (req.method === 'GET' || req.method === 'DELETE') {
-      if (sessionId === undefined) {
-        sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header required');
-        return;
-      }
-      const session = live.get(sessionId);
-      if (!session) {
-        sendRpcError(res, 404, -32001, 'Session not found');
-        return;
-      }
-      session.lastActivity = Date.now();
-      if (req.method === 'GET') {
-        session.openStreams++;
-        res.once('close', () => {
-          session.openStreams--;
-          session.lastActivity = Date.now();
-        });
-      }
-      await session.transport.handleRequest(req, res);
-      return;
-    }
-
-    res.setHeader('Allow', 'GET, POST, DELETE');
-    sendRpcError(res, 405, -32000, 'Method not allowed');
-  };
-
-  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    const id = randomUUID();
-    const companion = createCompanionServer(source, {
-      transport: 'http',
-      sessionId: id,
-      sessions: registry,
-      pageSize: options.pageSize,
-      log,
-    });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: (sessionId) => {
-        live.set(sessionId, { companion, transport, lastActivity: Date.now(), openStreams: 0 });
+    // The SDK converts the request and writes the response back (SSE streams included, with backpressure).
+    const node = toNodeHandler(
+      {
+        fetch: async (request) =>
+          (await isLegacyRequest(request, body))
+            ? serveLegacy(request, body, res)
+            : serveModern(request, body, listen, res),
       },
-      onsessionclosed: (sessionId) => {
-        void closeSession(sessionId);
+      {
+        maxRequestBodySize: maxBody,
+        onerror: (error) => log(`companion: HTTP request failed: ${error.message}`),
       },
-    });
-    // Protocol.connect chains this handler: the transport closing (DELETE, server close) ends the session.
-    transport.onclose = () => {
-      live.delete(id);
-    };
-    await companion.server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    if (!live.has(id)) await companion.close().catch(() => {});
+    );
+    await node(req, res, body);
   };
 
   const server = createServer((req, res) => {
@@ -230,12 +392,32 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     server.listen(options.port, host);
   });
   server.on('error', (error) => log(`companion: HTTP server error: ${error.message}`));
+  // A request node:http cannot parse (headers over its 16 KiB limit: a 2026-07-28 client mirrors a URI into
+  // `Mcp-Name`) still gets a JSON-RPC answer, not a bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, reason] =
+      error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: `Invalid Request: ${reason}` },
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `connection: close\r\n\r\n${body}`,
+    );
+  });
 
   const port = (server.address() as AddressInfo).port;
+  const wildcard = WILDCARD_HOSTS.has(host);
   allowedHosts = new Set([
     ...LOOPBACK_HOSTS.map((name) => `${name}:${port}`),
     // The address it was bound to, when that is one address: a Host that is an IP literal cannot be rebound.
-    ...(WILDCARD_HOSTS.has(host) ? [] : [`${formatHost(host).toLowerCase()}:${port}`]),
+    ...(wildcard ? [] : [`${formatHost(host).toLowerCase()}:${port}`]),
     ...(options.allowedHosts ?? []).map((entry) => entry.toLowerCase()),
   ]);
   allowedOrigins = new Set([
@@ -252,10 +434,10 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   const reaper = setInterval(
     () => {
       const now = Date.now();
-      for (const [id, session] of live) {
+      for (const [id, session] of legacySessions) {
         if (session.openStreams === 0 && now - session.lastActivity > idleTimeoutMs) {
           log(`companion: closing idle HTTP session ${id}`);
-          void closeSession(id);
+          void closeLegacySession(id);
         }
       }
     },
@@ -263,17 +445,20 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   );
   reaper.unref();
 
-  const displayHost = WILDCARD_HOSTS.has(host) ? '127.0.0.1' : formatHost(host);
+  const url = `http://${wildcard ? '127.0.0.1' : formatHost(host)}:${port}${MCP_PATH}`;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${displayHost}:${port}${MCP_PATH}`,
+    url,
+    listening: wildcard ? `${formatHost(host)}:${port} (every interface; from this machine: ${url})` : url,
     host,
     port,
     sessions: registry,
     close() {
       closing ??= (async () => {
         clearInterval(reaper);
-        await Promise.all([...live.keys()].map((id) => closeSession(id)));
+        stopNotifying?.();
+        await modern.close().catch(() => {});
+        await Promise.all([...legacySessions.keys()].map((id) => closeLegacySession(id)));
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -282,6 +467,38 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       return closing;
     },
   };
+}
+
+/** The key a client is recognised by across stateless requests: its `clientInfo` name and version. */
+function clientKey(info: { name: string; version: string }): string {
+  return `${info.name}\u0000${info.version}`;
+}
+
+/** A JSON-RPC error as an HTTP response, for the SDK's adapter to write. */
+function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
+}
+
+/** 503: as many hosts are connected as this server serves at once. */
+function busy(body: unknown, maxSessions: number): Response {
+  return Response.json(
+    {
+      jsonrpc: '2.0',
+      id: requestIdOf(body),
+      error: {
+        code: -32000,
+        message:
+          `Server busy: ${maxSessions} hosts are connected, as many as it serves at once; ` +
+          `retry in ${SESSION_RETRY_AFTER_SECONDS} s`,
+      },
+    },
+    { status: 503, headers: { 'retry-after': String(SESSION_RETRY_AFTER_SECONDS) } },
+  );
 }
 
 function sendJson(

@@ -1,11 +1,43 @@
 /**
- * Who is connected, what each host subscribed to, and whether it re-read after the last notification.
+ * Who is connected, in which protocol era, what each host listens to, and whether it re-read after the last
+ * notification.
  *
- * The MCP adapter writes it (one handle per protocol session); the dev UI reads it (`list()` and `subscribe()`).
+ * The MCP adapter writes it (one handle per host it can see); the dev UI reads it (`list()` and `subscribe()`).
  * It holds no SDK objects, so a reader never reaches into a live connection.
+ *
+ * What one entry stands for depends on the era and the transport:
+ * - **stdio**: the process's one connection, whichever era it negotiated (a `server/discover` probe that falls
+ *   back to `initialize` stays one entry; its era is set once known).
+ * - **HTTP, 2025-11-25 and older (legacy)**: one `Mcp-Session-Id` session, from `initialize` until DELETE, close
+ *   or the idle reaper; its subscriptions are `resources/subscribe` calls.
+ * - **HTTP, 2026-07-28 (modern)**: the era has no sessions — every request stands alone, and any replica may
+ *   answer it. A host appears while it holds a `subscriptions/listen` stream open: one entry per stream, named by
+ *   the `clientInfo` its request's `_meta` carries, gone when the stream closes. A stateless request (a list, a
+ *   read) counts as a re-read for every open stream whose `clientInfo` (name and version) is the same; a modern
+ *   host that never listens leaves no entry, since nothing could be pushed to it.
  */
 
 export type SessionTransport = 'stdio' | 'http';
+
+/** `legacy`: 2025-11-25 and older (`initialize`, sessions); `modern`: 2026-07-28 and newer (`server/discover`). */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** What one `subscriptions/listen` stream asked for, as this server agreed to honour it. */
+export interface ListenFilters {
+  readonly resourcesListChanged?: boolean;
+  readonly resourceSubscriptions?: readonly string[];
+  readonly promptsListChanged?: boolean;
+  readonly toolsListChanged?: boolean;
+}
+
+/** One open `subscriptions/listen` stream of a modern-era host. */
+export interface ListenStream {
+  /** The listen request's JSON-RPC id, as a string: the subscription id every notification on it carries. */
+  readonly id: string;
+  /** Clock time (ms since the epoch) when it was acknowledged. */
+  readonly openedAt: number;
+  readonly filters: ListenFilters;
+}
 
 /** The last notification sent to one session. */
 export interface SessionNotification {
@@ -23,10 +55,19 @@ export interface SessionNotification {
 export interface SessionInfo {
   readonly id: string;
   readonly transport: SessionTransport;
-  /** `clientInfo` from `initialize`; absent until the host sent `notifications/initialized`. */
+  /**
+   * The host's `clientInfo`: from `initialize` (legacy; absent until `notifications/initialized`) or from a
+   * request's `_meta` envelope (modern).
+   */
   readonly clientInfo?: { readonly name: string; readonly version: string };
-  /** Subscribed URIs, in the order they were subscribed. */
+  /** The revision this host speaks (`'2025-11-25'`, `'2026-07-28'`, …); absent until negotiated. */
+  readonly protocolVersion?: string;
+  /** Set together with `protocolVersion`. */
+  readonly era?: ProtocolEra;
+  /** Legacy `resources/subscribe` URIs, in the order they were subscribed. */
   readonly subscriptions: readonly string[];
+  /** A modern host's open `subscriptions/listen` streams, in the order they opened; absent for legacy hosts. */
+  readonly listen?: readonly ListenStream[];
   readonly connectedAt: number;
   readonly lastNotification?: SessionNotification;
   /**
@@ -48,9 +89,18 @@ export interface SessionRegistry {
 export interface SessionHandle {
   readonly id: string;
   setClientInfo(info: { name: string; version: string }): void;
+  /** Records the negotiated revision and its era; a repeat of the same values changes nothing. */
+  setProtocol(era: ProtocolEra, protocolVersion: string): void;
   addSubscription(uri: string): void;
   removeSubscription(uri: string): void;
   isSubscribed(uri: string): boolean;
+  /** How many URIs `resources/subscribe` holds for this session. */
+  subscriptionCount(): number;
+  /** A `subscriptions/listen` stream was acknowledged; a second one with the same id replaces the first. */
+  openListen(id: string, filters: ListenFilters): void;
+  closeListen(id: string): void;
+  /** The open listen streams (empty for a legacy host). */
+  listens(): readonly ListenStream[];
   recordNotification(method: string, generation: number, uri?: string): void;
   /** The host listed or read: marks `rereadSinceNotification`. */
   recordReread(): void;
@@ -58,19 +108,20 @@ export interface SessionHandle {
   close(): void;
 }
 
-/** The registry with its write side: `open` a session per protocol connection. */
+/** The registry with its write side: `open` a session per host. */
 export interface SessionRegistryController extends SessionRegistry {
   open(init: { id: string; transport: SessionTransport }): SessionHandle;
 }
 
 export interface SessionRegistryOptions {
-  /** Clock for `connectedAt` and `lastNotification.at`. @default Date.now */
+  /** Clock for `connectedAt`, `openedAt` and `lastNotification.at`. @default Date.now */
   readonly now?: () => number;
 }
 
 interface MutableSession {
   info: SessionInfo;
   readonly subscriptions: Set<string>;
+  readonly listens: Map<string, ListenStream>;
 }
 
 /** Creates an empty registry. Listeners are called synchronously; a throwing listener does not stop the others. */
@@ -103,6 +154,7 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
       const session: MutableSession = {
         info: { id, transport, subscriptions: [], connectedAt: now(), rereadSinceNotification: false },
         subscriptions: new Set(),
+        listens: new Map(),
       };
       let open = true;
       sessions.set(id, session);
@@ -115,7 +167,17 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
       return {
         id,
         setClientInfo(info) {
+          const current = session.info.clientInfo;
+          if (current?.name === info.name && current.version === info.version) return;
           update({ clientInfo: { name: info.name, version: info.version } });
+        },
+        setProtocol(era, protocolVersion) {
+          if (session.info.era === era && session.info.protocolVersion === protocolVersion) return;
+          update(
+            era === 'modern'
+              ? { era, protocolVersion, listen: [...session.listens.values()] }
+              : { era, protocolVersion },
+          );
         },
         addSubscription(uri) {
           if (session.subscriptions.has(uri)) return;
@@ -128,6 +190,21 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
         },
         isSubscribed(uri) {
           return session.subscriptions.has(uri);
+        },
+        subscriptionCount() {
+          return session.subscriptions.size;
+        },
+        openListen(listenId, filters) {
+          if (!open) return;
+          session.listens.set(listenId, { id: listenId, openedAt: now(), filters });
+          update({ listen: [...session.listens.values()] });
+        },
+        closeListen(listenId) {
+          if (!session.listens.delete(listenId)) return;
+          update({ listen: [...session.listens.values()] });
+        },
+        listens() {
+          return session.info.listen ?? [];
         },
         recordNotification(method, generation, uri) {
           const lastNotification: SessionNotification =

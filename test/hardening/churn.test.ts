@@ -1,6 +1,6 @@
 /**
  * Churn: a writer rewrites, adds, deletes and renames files at a high rate for a fixed time while 8 HTTP
- * sessions read. The real watcher (`createWatcher`) feeds the store. Every read is checked against the digest in
+ * hosts read, half of them in each protocol era. The real watcher (`createWatcher`) feeds the store. Every read is checked against the digest in
  * the same session's latest `skills/list`; a mismatch (or a refused read) is allowed only when the store
  * published a change touching that URI (or the list) between that `skills/list` being sent and the read
  * returning — and then the session must also have received the notification for it. After the writer stops, the
@@ -49,22 +49,23 @@ beforeAll(async () => {
   watcher = createWatcher(store);
   await watcher.ready;
   server = await startHttp(store);
+  // Every file the writer may touch that exists now, and each skill's SKILL.md, whose resources/updated covers
+  // every file of the skill — the ones the writer creates later included (an unserved URI cannot be subscribed).
+  const served = store.current().catalog.contents;
+  const watched = [
+    ...SKILLS.flatMap((skill) => [
+      `companion://skill/${skill}/SKILL.md`,
+      ...Array.from({ length: SLOTS }, (_, slot) => slotUri(skill, slot)),
+      ...['dir-a', 'dir-b'].flatMap((directory) =>
+        DIRECTORY_FILES.map((name) => `companion://skill/${skill}/references/${directory}/${name}`),
+      ),
+    ]),
+    'companion://guides/any/hosts/codex',
+  ].filter((uri) => served.has(uri));
+  // Half the hosts speak 2025-11-25 (subscribe), half 2026-07-28 (one subscriptions/listen stream).
   for (let i = 0; i < CLIENTS; i++) {
-    const connection = await connectHttp(server.url, `churn-${i}`);
-    // Every file the writer may touch, existing or not, and each skill's SKILL.md (its manifest changes).
-    for (const skill of SKILLS) {
-      await connection.client.subscribeResource({ uri: `companion://skill/${skill}/SKILL.md` });
-      for (let slot = 0; slot < SLOTS; slot++)
-        await connection.client.subscribeResource({ uri: slotUri(skill, slot) });
-      for (const directory of ['dir-a', 'dir-b']) {
-        for (const name of DIRECTORY_FILES) {
-          await connection.client.subscribeResource({
-            uri: `companion://skill/${skill}/references/${directory}/${name}`,
-          });
-        }
-      }
-    }
-    await connection.client.subscribeResource({ uri: 'companion://guides/any/hosts/codex' });
+    const connection = await connectHttp(server.url, `churn-${i}`, i % 2 === 0 ? 'legacy' : 'modern');
+    expect(await connection.watch({ uris: watched })).toEqual(watched);
     sessions.push(connection);
   }
 });
@@ -161,11 +162,15 @@ async function readLoop(connection: McpConnection, until: () => boolean, stats: 
         continue;
       }
       stats.explained++;
-      // ...and this session was told: the notification reaches it, if not already.
+      // ...and this session was told: the notification reaches it, if not already — list_changed, the URI's own
+      // resources/updated, or its skill's SKILL.md's (which announces a change to any file of the skill).
+      const skillUri = uri.replace(/^(companion:\/\/skill\/[^/]+\/).*$/, '$1SKILL.md');
       const told = () =>
         connection.notifications.some(
           (notification) =>
-            notification.method === 'notifications/resources/list_changed' || notification.uri === uri,
+            notification.method === 'notifications/resources/list_changed' ||
+            notification.uri === uri ||
+            notification.uri === skillUri,
         );
       await waitFor(told, 5000, `a notification for ${uri}`).catch(() => {
         stats.violations.push(`${uri}: changed under the session, never notified`);

@@ -1,7 +1,7 @@
 /**
- * Containment under hostile requests, over both transports: one probe table, run against `companion serve
- * --watch` over stdio (the built CLI) and against an in-process watched store over Streamable HTTP, both serving
- * the same root. A SECRET marker lives outside the root; symlinks inside the root point at it (a document, a
+ * Containment under hostile requests, over four doors: one probe table, run against `companion serve --watch`
+ * over stdio (the built CLI) and against an in-process watched store over Streamable HTTP, both serving the same
+ * root, each door in both protocol eras (2025-11-25 and 2026-07-28). A SECRET marker lives outside the root; symlinks inside the root point at it (a document, a
  * skill file, a skill directory, a skill's SKILL.md, before start; base.md, a document and the scope file
  * swapped in after start with the target's size and mtime equal to the file they replace). Every probe asserts a
  * refusal (an error, or an empty completion) and that its whole serialized response holds neither the marker
@@ -51,16 +51,26 @@ let project: TempProject;
 let store: CatalogStore;
 let watcher: Watcher;
 let server: HttpServerHandle;
-let http: McpConnection;
-let stdio: McpConnection;
+/** The four doors: stdio and HTTP, each in both eras. */
+let doors: { name: string; connection: McpConnection }[] = [];
 
 /** What a probe does; `refusal` says which answer counts as refusing. */
 interface Probe {
   readonly name: string;
-  readonly method: 'resources/read' | 'skills/get' | 'completion/complete' | 'tools/call';
+  readonly method:
+    | 'resources/read'
+    | 'skills/get'
+    | 'completion/complete'
+    | 'tools/call'
+    | 'resources/directory/read';
   readonly params: () => Record<string, unknown>;
   /** `error`: a JSON-RPC error. `empty`: a completion with no values. `tool-error`: a result with isError. */
   readonly refusal: 'error' | 'empty' | 'tool-error';
+  /**
+   * The URI is too long for an HTTP header: a 2026-07-28 client mirrors it into `Mcp-Name`, so over HTTP the
+   * request is refused before any JSON is read (431, -32600) instead of -32602.
+   */
+  readonly oversizeHeader?: true;
 }
 
 const read = (name: string, uri: () => string): Probe => ({
@@ -82,6 +92,13 @@ const complete = (name: string, argument: string, value: string, skillId?: strin
 const getSkill = (name: string, uri: string): Probe => ({
   name,
   method: 'skills/get',
+  params: () => ({ uri }),
+  refusal: 'error',
+});
+
+const readDirectory = (name: string, uri: string): Probe => ({
+  name,
+  method: 'resources/directory/read',
   params: () => ({ uri }),
   refusal: 'error',
 });
@@ -111,7 +128,10 @@ const PROBES: readonly Probe[] = [
   read('backslash separator', () => 'companion://skill/write-a-skill/references\\base.md'),
   read('NUL inside an id', () => 'companion://guides/any/hosts/codex\u0000.md'),
   read('NUL then traversal', () => 'companion://guides/any\u0000/../../SECRET.txt'),
-  read('100 KB URI', () => `companion://guides/${'../'.repeat(34_000)}SECRET.txt`),
+  {
+    ...read('100 KB URI', () => `companion://guides/${'../'.repeat(34_000)}SECRET.txt`),
+    oversizeHeader: true,
+  },
   read('symlinked document (planted before start)', () => 'companion://guides/any/leak'),
   read('symlinked skill file', () => 'companion://skill/write-a-skill/references/leak.md'),
   read('symlinked skill directory', () => 'companion://skill/evil-skill/SKILL.md'),
@@ -137,6 +157,12 @@ const PROBES: readonly Probe[] = [
   getSkill('skills/get on a skill directory URI', 'companion://skill/write-a-skill'),
   getSkill('skills/get on a draft', 'companion://skill/draft-notes/SKILL.md'),
   getSkill('skills/get on a symlinked skill', 'companion://skill/evil-skill/SKILL.md'),
+  readDirectory('directory read of a symlinked skill', 'companion://skill/evil-skill'),
+  readDirectory('directory read of a skill whose SKILL.md is a link', 'companion://skill/linked-skill'),
+  readDirectory('directory read of a draft', 'companion://skill/draft-notes'),
+  readDirectory('directory read with traversal', 'companion://skill/write-a-skill/references/../../..'),
+  readDirectory('directory read of %2e%2e', 'companion://skill/write-a-skill/%2e%2e'),
+  readDirectory('directory read of an absolute path', `companion://skill/write-a-skill/${tmpdir()}`),
   {
     name: 'skill_load on a symlinked skill',
     method: 'tools/call',
@@ -152,12 +178,19 @@ const PROBES: readonly Probe[] = [
 ];
 
 /** Sends `probe` and returns the serialized answer (result or error). */
-async function send(connection: McpConnection, probe: Probe): Promise<string> {
+async function send(connection: McpConnection, probe: Probe, door: string): Promise<string> {
   const params = probe.params();
   const promise = rawRequest(connection, probe.method, params);
   if (probe.refusal === 'error') {
     const error = await expectRpcError(promise);
-    expect(error.code, probe.name).toBe(-32602);
+    if (probe.oversizeHeader && door === 'http modern') {
+      expect({ code: error.code, httpStatus: error.httpStatus }, probe.name).toEqual({
+        code: -32600,
+        httpStatus: 431,
+      });
+    } else {
+      expect(error.code, probe.name).toBe(-32602);
+    }
     return JSON.stringify(error);
   }
   const result = await promise;
@@ -249,13 +282,24 @@ beforeAll(async () => {
   watcher = createWatcher(store);
   await watcher.ready;
   server = await startHttp(store);
-  http = await connectHttp(server.url, 'hardening-http');
-  stdio = await connectStdio({ root: project.root, args: ['--watch'], name: 'hardening-stdio' });
+  doors = await Promise.all(
+    (['legacy', 'modern'] as const).flatMap((era) => [
+      connectHttp(server.url, `hardening-http-${era}`, era).then((connection) => ({
+        name: `http ${era}`,
+        connection,
+      })),
+      connectStdio({
+        root: project.root,
+        args: ['--watch'],
+        name: `hardening-stdio-${era}`,
+        negotiation: era,
+      }).then((connection) => ({ name: `stdio ${era}`, connection })),
+    ]),
+  );
 });
 
 afterAll(async () => {
-  await http?.close();
-  await stdio?.close();
+  await Promise.all(doors.map(({ connection }) => connection.close()));
   await server?.close();
   await watcher?.close();
   project?.cleanup();
@@ -267,16 +311,26 @@ describe('containment probes', () => {
     expect(PROBES.length).toBeGreaterThanOrEqual(25);
   });
 
-  for (const transport of ['stdio', 'http'] as const) {
-    it(`every probe is refused over ${transport} and leaks nothing`, async () => {
-      const connection = transport === 'stdio' ? stdio : http;
+  it('covers four doors: stdio and HTTP, each in both eras', () => {
+    expect(doors.map(({ name }) => name).sort()).toEqual([
+      'http legacy',
+      'http modern',
+      'stdio legacy',
+      'stdio modern',
+    ]);
+    for (const { name, connection } of doors) expect(name.endsWith(connection.era), name).toBe(true);
+  });
+
+  for (const door of ['stdio legacy', 'stdio modern', 'http legacy', 'http modern']) {
+    it(`every probe is refused over ${door} and leaks nothing`, async () => {
+      const connection = doors.find(({ name }) => name === door)!.connection;
       for (const probe of PROBES) {
         const before = connection.wire.length;
-        const answer = await send(connection, probe);
-        expectClean(answer, probe.params(), `${transport}: ${probe.name}`);
+        const answer = await send(connection, probe, door);
+        expectClean(answer, probe.params(), `${door}: ${probe.name}`);
         // Everything that arrived meanwhile (a notification included), not just the answer.
         for (const message of connection.wire.slice(before)) {
-          expectClean(message, probe.params(), `${transport}: ${probe.name} (wire)`);
+          expectClean(message, probe.params(), `${door}: ${probe.name} (wire)`);
         }
       }
       // The server still serves what it should after the barrage.
@@ -296,10 +350,14 @@ describe('containment probes', () => {
         'skills/linked-skill/SKILL.md:symlink-escape',
       ]),
     );
-    for (const connection of [stdio, http]) {
+    for (const { connection } of doors) {
       const listing = JSON.stringify([
         await connection.client.listResources(),
         await rawRequest(connection, 'skills/list', {}),
+        await rawRequest(connection, 'resources/directory/read', { uri: 'companion://skill/write-a-skill' }),
+        await rawRequest(connection, 'resources/directory/read', {
+          uri: 'companion://skill/write-a-skill/references',
+        }),
       ]);
       for (const name of ['leak', 'evil-skill', 'linked-skill', 'draft-notes', SECRET_ID]) {
         expect(listing).not.toContain(name);
@@ -318,7 +376,7 @@ describe('containment probes', () => {
       'companion://skill/connect-a-host/SKILL.md',
       'companion://skill/write-a-document/references/checklist.md',
     ];
-    for (const connection of [stdio, http]) {
+    for (const { connection } of doors) {
       for (const uri of swappedUris) await connection.client.readResource({ uri });
     }
     swapForLookalikeLink('knowledge/documents/any/hosts/codex.md', 'codex.md');
@@ -327,8 +385,8 @@ describe('containment probes', () => {
     swapDirectoryForLookalikeLink('skills/connect-a-host', 'connect-a-host');
     swapDirectoryForLookalikeLink('skills/write-a-document/references', 'write-a-document-references');
 
-    // Both watchers re-read; the loader must refuse the links. Poll each transport until the reads fail.
-    for (const connection of [stdio, http]) {
+    // Every watcher re-reads; the loader must refuse the links. Poll each door until the reads fail.
+    for (const { connection } of doors) {
       const refused = async (uri: string) =>
         connection.client.readResource({ uri }).then(
           () => false,

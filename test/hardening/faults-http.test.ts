@@ -1,7 +1,8 @@
 /**
- * Faults on the HTTP side: clients that disconnect mid-request (a body cut off, a socket closed while a request
- * or an event stream is open), 200 sessions opened and closed (no growth in sessions, store subscribers,
- * listeners or memory), and SIGTERM to the real CLI under load (exit 0 within a bound).
+ * Faults on the HTTP side, in both protocol eras: clients that disconnect mid-request (a body cut off, a socket
+ * closed while a request, an event stream or a listen stream is open), 200 hosts opened and closed (no growth in
+ * sessions, store subscribers, listeners or memory), and SIGTERM to the real CLI under load (exit 0 within a
+ * bound).
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -11,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSource } from '../../src/core/types.js';
 import { type CatalogStore, createCatalogStore } from '../../src/fs/catalog-store.js';
 import type { HttpServerHandle } from '../../src/mcp/serve-http.js';
-import { binPath, connectHttp, type McpConnection, startHttp, waitFor } from '../helpers/mcp-client.js';
+import {
+  binPath,
+  connectHttp,
+  type McpConnection,
+  rawRequest,
+  startHttp,
+  waitFor,
+} from '../helpers/mcp-client.js';
 import { spawnCli } from '../helpers/run-cli.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
@@ -153,7 +161,21 @@ describe('HTTP faults', () => {
     expect(logged.filter((line) => line.includes('failed'))).toEqual([]);
   });
 
-  it('200 sessions opened and closed: no growth in sessions, subscribers, listeners or memory', {
+  it('a 2026-07-28 host that drops its listen streams leaves no entry and no subscriber behind', async () => {
+    const hosts = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => connectHttp(server.url, `listener-${i}`, 'modern')),
+    );
+    for (const host of hosts) await host.watch({ uris: ['companion://guides'] });
+    await waitFor(() => server.sessions.list().length === 3, 5000, 'three listen streams');
+    expect(subscribers).toBe(1);
+    // Gone without cancelling: the client's transport closes under the open stream.
+    await Promise.all(hosts.map((host) => host.client.close()));
+    await waitFor(() => server.sessions.list().length === 0, 5000, 'no listen stream left');
+    expect(subscribers).toBe(0);
+    expect(logged.filter((line) => line.includes('failed'))).toEqual([]);
+  });
+
+  it('200 hosts opened and closed: no growth in sessions, subscribers, listeners or memory', {
     timeout: 60_000,
   }, async () => {
     const gc = forceGc();
@@ -163,12 +185,15 @@ describe('HTTP faults', () => {
       );
     const cycle = async (count: number) => {
       for (let i = 0; i < count; i += 10) {
+        // Half 2025-era sessions (subscribe), half 2026-07-28 hosts (a listen stream).
         const batch: McpConnection[] = await Promise.all(
-          Array.from({ length: 10 }, (_, j) => connectHttp(server.url, `session-${i + j}`)),
+          Array.from({ length: 10 }, (_, j) =>
+            connectHttp(server.url, `session-${i + j}`, j % 2 === 0 ? 'legacy' : 'modern'),
+          ),
         );
         await Promise.all(
           batch.map(async (connection) => {
-            await connection.client.subscribeResource({ uri: 'companion://guides' });
+            await connection.watch({ uris: ['companion://guides'] });
             await connection.client.readResource({ uri: 'companion://guides' });
           }),
         );
@@ -188,7 +213,7 @@ describe('HTTP faults', () => {
     const heapAfter = await heapAfterGc(gc);
     const growthMb = (heapAfter - heapBefore) / 1024 / 1024;
     console.info(
-      `200 sessions: heap ${growthMb.toFixed(2)} MB growth, ${server.sessions.list().length} sessions held`,
+      `200 hosts: heap ${growthMb.toFixed(2)} MB growth, ${server.sessions.list().length} sessions held`,
     );
     // A leaked session holds a Server, a transport and its catalog references: 200 of them are far above this.
     expect(growthMb).toBeLessThan(8);
@@ -211,13 +236,21 @@ describe('HTTP faults', () => {
           `the URL (${binPath})`,
         );
         const url = (cli.output.stderr + cli.output.stdout).match(listening)![1]!;
-        const clients = await Promise.all(Array.from({ length: 4 }, (_, i) => connectHttp(url, `load-${i}`)));
+        const clients = await Promise.all(
+          Array.from({ length: 4 }, (_, i) =>
+            connectHttp(url, `load-${i}`, i % 2 === 0 ? 'legacy' : 'modern'),
+          ),
+        );
+        // Open streams at shutdown: each host's GET stream or listen stream.
+        for (const connection of clients) await connection.watch({ uris: ['companion://guides'] });
         let stop = false;
         let answered = 0;
         const load = clients.map(async (connection) => {
           while (!stop) {
             try {
-              await connection.client.readResource({ uri: 'companion://guides' });
+              // Not client.readResource: a 2026-07-28 client may answer that from its cache (ttlMs), never
+              // reaching the server, and a loop of cache hits never yields to the event loop.
+              await rawRequest(connection, 'resources/read', { uri: 'companion://guides' });
               answered++;
             } catch {
               return; // the server went away: expected once SIGTERM lands

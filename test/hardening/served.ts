@@ -4,14 +4,12 @@
  * way `companion check` reads it. Comparing these is how the suite decides "coherent".
  */
 import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { buildCatalog } from '../../src/core/catalog.js';
-import type { Catalog, CatalogSource } from '../../src/core/types.js';
+import type { Catalog } from '../../src/core/types.js';
 import { readSnapshot } from '../../src/fs/read-snapshot.js';
-import { createCompanionServer } from '../../src/mcp/create-server.js';
-import { createSessionRegistry } from '../../src/mcp/session-registry.js';
 import { type McpConnection, rawRequest } from '../helpers/mcp-client.js';
+
+export { connectInMemory } from '../helpers/mcp-client.js';
 
 export function sha256(bytes: Uint8Array): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -56,27 +54,4 @@ export function catalogDigests(catalog: Catalog): Map<string, string> {
 /** What `companion check` computes from the disk right now. */
 export function diskDigests(root: string): Map<string, string> {
   return catalogDigests(buildCatalog(readSnapshot(root)).catalog);
-}
-
-/** A protocol session over the SDK's in-memory transport: the whole server, no process, no socket. */
-export async function connectInMemory(source: CatalogSource): Promise<McpConnection> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const companion = createCompanionServer(source, {
-    transport: 'stdio',
-    sessionId: 'in-memory',
-    sessions: createSessionRegistry(),
-  });
-  await companion.server.connect(serverSide);
-  const client = new Client({ name: 'hardening', version: '1.0.0' });
-  await client.connect(clientSide);
-  return {
-    client,
-    wire: [],
-    notifications: [],
-    stderr: () => '',
-    async close() {
-      await client.close();
-      await companion.close();
-    },
-  };
 }

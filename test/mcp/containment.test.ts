@@ -128,7 +128,7 @@ describe('containment', () => {
       for (const uri of probes) {
         const error = await expectRpcError(connection.client.readResource({ uri }));
         expect(error.code, uri).toBe(-32602);
-        expect(error.message).toBe(`MCP error -32602: Resource not found: ${uri}`);
+        expect(error.message).toBe(`Resource not found: ${uri}`);
       }
     }
     expectNoLeak();

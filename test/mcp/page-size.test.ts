@@ -2,18 +2,10 @@
  * Default page sizes of `resources/list` (500) and `skills/list` (100), and `pageSize` overriding both — over
  * the SDK's in-memory transport, against a synthetic catalog large enough to need several pages of each list.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import type { Catalog, CatalogSource, Generation, SkillEntry } from '../../src/core/types.js';
-import {
-  type CompanionServer,
-  createCompanionServer,
-  DEFAULT_RESOURCES_PAGE_SIZE,
-  DEFAULT_SKILLS_PAGE_SIZE,
-} from '../../src/mcp/create-server.js';
-import { createSessionRegistry } from '../../src/mcp/session-registry.js';
+import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE } from '../../src/mcp/create-server.js';
+import { connectInMemory, type McpConnection, rawRequest } from '../helpers/mcp-client.js';
 
 const RESOURCES = 1_201;
 const SKILLS = 250;
@@ -58,39 +50,27 @@ function generation(): Generation {
   return { number: 1, catalog, diagnostics: [], builtAt: 0 };
 }
 
-const open: { client: Client; companion: CompanionServer }[] = [];
+const open: McpConnection[] = [];
 afterEach(async () => {
-  for (const { client, companion } of open.splice(0)) {
-    await client.close();
-    await companion.close();
-  }
+  for (const connection of open.splice(0)) await connection.close();
 });
 
-async function connect(source: CatalogSource, pageSize?: number): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const companion = createCompanionServer(source, {
-    transport: 'http',
-    sessionId: 'page-size-test',
-    sessions: createSessionRegistry(),
-    ...(pageSize === undefined ? {} : { pageSize }),
-  });
-  await companion.server.connect(serverSide);
-  const client = new Client({ name: 'page-size-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  open.push({ client, companion });
-  return client;
+async function connect(source: CatalogSource, pageSize?: number): Promise<McpConnection> {
+  const connection = await connectInMemory(source, pageSize === undefined ? {} : { pageSize });
+  open.push(connection);
+  return connection;
 }
 
 /** The page lengths of a whole walk of `method`, following cursors. */
-async function pageLengths(client: Client, method: 'resources/list' | 'skills/list'): Promise<number[]> {
+async function pageLengths(
+  connection: McpConnection,
+  method: 'resources/list' | 'skills/list',
+): Promise<number[]> {
   const key = method === 'resources/list' ? 'resources' : 'skills';
   const lengths: number[] = [];
   let cursor: string | undefined;
   do {
-    const page = (await client.request(
-      cursor === undefined ? { method } : { method, params: { cursor } },
-      z.looseObject({}),
-    )) as Record<string, unknown>;
+    const page = await rawRequest(connection, method, cursor === undefined ? {} : { cursor });
     lengths.push((page[key] as unknown[]).length);
     cursor = page.nextCursor as string | undefined;
   } while (cursor !== undefined && lengths.length < 100);

@@ -2,62 +2,18 @@
  * The HTTP transport's own rules, with raw `node:http` requests (fetch may not set Host): one path, Host and
  * Origin validation, the body cap, session lifecycle, a taken port, and the warning beyond loopback.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogSource } from '../../src/core/types.js';
 import { createCatalogStore } from '../../src/fs/catalog-store.js';
 import { type HttpServerHandle, PortInUseError, serveHttp } from '../../src/mcp/serve-http.js';
 import { connectHttp, repoRoot, startHttp, waitFor } from '../helpers/mcp-client.js';
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function send(
-  port: number,
-  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: options.method ?? 'POST',
-        path: options.path ?? '/mcp',
-        headers: options.headers,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.setTimeout(5000, () => req.destroy(new Error('request timed out')));
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+import { mcpHeaders, sendRaw as send } from '../helpers/raw-http.js';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
-
-const mcpHeaders = (port: number, extra: Record<string, string> = {}) => ({
-  host: `127.0.0.1:${port}`,
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  ...extra,
 });
 
 let source: CatalogSource;
@@ -81,6 +37,7 @@ afterAll(async () => {
 describe('serveHttp', () => {
   it('listens on loopback at /mcp and says where', () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/mcp`);
+    expect(server.listening).toBe(server.url);
     expect(server.host).toBe('127.0.0.1');
     expect(logs.filter((line) => line.includes('warning'))).toEqual([]);
   });
@@ -197,19 +154,28 @@ describe('serveHttp', () => {
   });
 
   it('rejects a port in use with a clear error', async () => {
-    const attempt = serveHttp(source, { port: server.port });
+    const attempt = serveHttp(source, { port: server.port, cacheTtlMs: 0 });
     await expect(attempt).rejects.toBeInstanceOf(PortInUseError);
     await expect(attempt).rejects.toThrow(`port ${server.port} is already in use on 127.0.0.1; pass --port`);
   });
 
   it('warns when bound beyond loopback, and accepts that address as Host', async () => {
     const lines: string[] = [];
-    const wide = await serveHttp(source, { host: '0.0.0.0', port: 0, log: (line) => lines.push(line) });
+    const wide = await serveHttp(source, {
+      host: '0.0.0.0',
+      port: 0,
+      cacheTtlMs: 0,
+      log: (line) => lines.push(line),
+    });
     try {
       expect(lines.join('\n')).toMatch(
         /warning: listening on 0\.0\.0\.0, beyond loopback\. There is no authentication/,
       );
+      // It says what is true: bound to every interface, reachable here on loopback.
       expect(wide.url).toBe(`http://127.0.0.1:${wide.port}/mcp`);
+      expect(wide.listening).toBe(
+        `0.0.0.0:${wide.port} (every interface; from this machine: http://127.0.0.1:${wide.port}/mcp)`,
+      );
       const response = await send(wide.port, { headers: mcpHeaders(wide.port), body: INITIALIZE });
       expect(response.status).toBe(200);
     } finally {
@@ -218,7 +184,7 @@ describe('serveHttp', () => {
   });
 
   it('closes idle sessions that left without DELETE, and every session on close', async () => {
-    const reaped = await serveHttp(source, { port: 0, idleTimeoutMs: 100 });
+    const reaped = await serveHttp(source, { port: 0, cacheTtlMs: 0, idleTimeoutMs: 100 });
     try {
       const response = await send(reaped.port, { headers: mcpHeaders(reaped.port), body: INITIALIZE });
       expect(response.status).toBe(200);
@@ -227,7 +193,7 @@ describe('serveHttp', () => {
     } finally {
       await reaped.close();
     }
-    const closing = await serveHttp(source, { port: 0 });
+    const closing = await serveHttp(source, { port: 0, cacheTtlMs: 0 });
     const connection = await connectHttp(closing.url, 'open-at-close');
     expect(closing.sessions.list()).toHaveLength(1);
     await closing.close();

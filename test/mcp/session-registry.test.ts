@@ -84,3 +84,48 @@ describe('createSessionRegistry', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('createSessionRegistry: eras and listen streams', () => {
+  it('records the era and revision once, and a modern host’s open listen streams', () => {
+    let now = 10;
+    const registry = createSessionRegistry({ now: () => now });
+    let emitted = 0;
+    registry.subscribe(() => emitted++);
+    const legacy = registry.open({ id: 'legacy', transport: 'http' });
+    legacy.setProtocol('legacy', '2025-11-25');
+    legacy.setProtocol('legacy', '2025-11-25');
+    expect(registry.list()[0]).toMatchObject({ era: 'legacy', protocolVersion: '2025-11-25' });
+    expect(registry.list()[0]).not.toHaveProperty('listen');
+    expect(legacy.listens()).toEqual([]);
+
+    const modern = registry.open({ id: 'modern', transport: 'stdio' });
+    modern.setProtocol('modern', '2026-07-28');
+    expect(registry.list()[1]).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', listen: [] });
+    now = 20;
+    modern.openListen('1', { resourcesListChanged: true });
+    modern.openListen('7', { resourceSubscriptions: ['companion://guides'] });
+    expect(registry.list()[1]!.listen).toEqual([
+      { id: '1', openedAt: 20, filters: { resourcesListChanged: true } },
+      { id: '7', openedAt: 20, filters: { resourceSubscriptions: ['companion://guides'] } },
+    ]);
+    modern.closeListen('1');
+    modern.closeListen('1');
+    modern.closeListen('never-opened');
+    expect(modern.listens().map((stream) => stream.id)).toEqual(['7']);
+    // open ×2, legacy protocol, modern protocol, two listens opened, one closed: repeats change nothing.
+    expect(emitted).toBe(7);
+    modern.close();
+    modern.openListen('9', {});
+    expect(registry.list().map((session) => session.id)).toEqual(['legacy']);
+  });
+
+  it('counts subscriptions for the bound a session keeps', () => {
+    const handle = createSessionRegistry().open({ id: 'a', transport: 'http' });
+    handle.addSubscription('x');
+    handle.addSubscription('x');
+    handle.addSubscription('y');
+    expect(handle.subscriptionCount()).toBe(2);
+    handle.removeSubscription('x');
+    expect(handle.subscriptionCount()).toBe(1);
+  });
+});

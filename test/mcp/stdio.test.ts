@@ -1,35 +1,53 @@
 /**
  * The MCP surface over stdio: the real CLI (`node bin/companion.js serve`) spawned with the SDK's stdio client
- * transport, on a temp copy of the bundled content plus the `mcp-extra` fixture (a draft skill, a binary file).
+ * transport, on a temp copy of the bundled content plus the `mcp-extra` fixture (a draft skill, a binary file) —
+ * three hosts at once: a 2025-11-25 one, one pinned to 2026-07-28, and one that negotiates (`auto`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, expectRpcError, type McpConnection, rawRequest } from '../helpers/mcp-client.js';
+import {
+  connectStdio,
+  expectRpcError,
+  type McpConnection,
+  type Negotiation,
+  rawRequest,
+} from '../helpers/mcp-client.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 import { describeSurface } from './surface-suite.js';
 
 const PAGE_SIZE = 4;
+/** `serve`'s default without --watch. */
+const CACHE_TTL_MS = 60_000;
+const NEGOTIATIONS: readonly Negotiation[] = ['legacy', 'modern', 'auto'];
 let project: TempProject;
+let connections: McpConnection[] = [];
 let connection: McpConnection;
 
 beforeAll(async () => {
   project = copyFixture('mcp-extra', { bundled: true, prefix: 'companion-mcp-stdio-' });
-  connection = await connectStdio({ root: project.root, args: ['--page-size', String(PAGE_SIZE)] });
+  connections = await Promise.all(
+    NEGOTIATIONS.map((negotiation) =>
+      connectStdio({ root: project.root, args: ['--page-size', String(PAGE_SIZE)], negotiation }),
+    ),
+  );
+  connection = connections[0]!;
 });
 
 afterAll(async () => {
-  await connection?.close();
+  await Promise.all(connections.map((open) => open.close()));
   project?.cleanup();
 });
 
-describe('companion serve over stdio', () => {
-  describeSurface(() => ({ root: project.root, pageSize: PAGE_SIZE, connections: [connection] }));
+describe('companion serve over stdio, in both eras', () => {
+  describeSurface(() => ({ root: project.root, pageSize: PAGE_SIZE, cacheTtlMs: CACHE_TTL_MS, connections }));
 
   it('logs one start line to stderr and nothing else', () => {
-    const lines = connection.stderr().trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      /^companion serve: companion \S+ from .+, generation 1: \d+ documents, \d+ skills/,
-    );
+    for (const open of connections) {
+      const lines = open.stderr().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^companion serve: companion \S+ from .+, generation 1: \d+ documents, \d+ skills/,
+      );
+    }
   });
 });
 

@@ -1,6 +1,9 @@
 /**
- * The MCP surface, asserted over the wire. One suite, run over stdio (the real CLI) and over Streamable HTTP
- * (two concurrent sessions): each test runs against every connection at once.
+ * The MCP surface, asserted over the wire. One suite, run over four doors — stdio (the real CLI) and Streamable
+ * HTTP, each in both protocol eras (2025-11-25 with `initialize`; 2026-07-28 with `server/discover`, pinned or
+ * negotiated by `auto`): each test runs against every connection at once. What the revision changed is asserted
+ * per era (the caching fields, `ping` and `resources/subscribe` removed, `subscriptions/listen` instead); every
+ * other expectation is the same for both.
  *
  * Expectations come from two places: the disk (bytes, file lists) and the catalog built in the test process
  * from the same root (order, descriptions) — and several hold by themselves (a listed size equals the length
@@ -9,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/core/catalog.js';
 import type { Catalog } from '../../src/core/types.js';
@@ -22,6 +26,8 @@ export interface SurfaceTarget {
   readonly pageSize: number;
   /** Open connections; every test runs on each, concurrently. */
   readonly connections: readonly McpConnection[];
+  /** The `ttlMs` the server was started with (2026-07-28 results carry it). */
+  readonly cacheTtlMs: number;
 }
 
 /** The draft skill and the binary asset the `mcp-extra` fixture adds to the bundled content. */
@@ -30,6 +36,14 @@ export const DRAFT_FILE_URI = 'companion://skill/draft-notes/references/plan.md'
 export const BINARY_URI = 'companion://skill/write-a-skill/assets/pixel.png';
 
 const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+/** What `SERVER_CAPABILITIES` declares, in both eras. */
+const CAPABILITIES = {
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+  tools: {},
+  extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
+};
 
 /** The bytes a read returns. */
 export async function readBytes(connection: McpConnection, uri: string): Promise<Buffer> {
@@ -88,11 +102,36 @@ export function describeSurface(target: () => SurfaceTarget): void {
     return cached.catalog;
   };
 
-  describe('initialize', () => {
+  /** The caching fields a 2026-07-28 result carries, and a 2025 one never does. */
+  const expectCacheFields = (
+    connection: McpConnection,
+    result: Record<string, unknown>,
+    what: string,
+  ): void => {
+    if (connection.era === 'modern') {
+      expect(result.ttlMs, what).toBe(target().cacheTtlMs);
+      expect(result.cacheScope, what).toBe('public');
+    } else {
+      expect(result, what).not.toHaveProperty('ttlMs');
+      expect(result, what).not.toHaveProperty('cacheScope');
+    }
+  };
+
+  describe('initialize / server/discover', () => {
+    it('negotiates the era the client asked for', async () => {
+      await each(async (connection) => {
+        expect(connection.client.getNegotiatedProtocolVersion()).toBe(
+          connection.era === 'modern' ? '2026-07-28' : '2025-11-25',
+        );
+      });
+      const eras = new Set(target().connections.map((connection) => connection.era));
+      expect([...eras].sort()).toEqual(['legacy', 'modern']);
+    });
+
     it('names the server, gives the instructions and declares exactly what it serves', async () => {
       const catalog = expected();
       await each(async ({ client }) => {
-        expect(client.getServerVersion()).toEqual({
+        expect(client.getServerVersion()).toMatchObject({
           name: catalog.server.name,
           title: catalog.server.title,
           version: catalog.server.version,
@@ -101,12 +140,7 @@ export function describeSurface(target: () => SurfaceTarget): void {
         expect(instructions).toBe(catalog.instructions);
         expect(instructions.length).toBeGreaterThan(0);
         expect(instructions.length).toBeLessThanOrEqual(2048);
-        expect(client.getServerCapabilities()).toEqual({
-          resources: { subscribe: true, listChanged: true },
-          completions: {},
-          tools: {},
-          extensions: { 'io.modelcontextprotocol/skills': {} },
-        });
+        expect(client.getServerCapabilities()).toEqual(CAPABILITIES);
       });
     });
 
@@ -116,8 +150,20 @@ export function describeSurface(target: () => SurfaceTarget): void {
         const { client } = connection;
         expect((await client.listResources()).resources.length).toBeGreaterThan(0);
         expect((await client.listResourceTemplates()).resourceTemplates.length).toBe(2);
-        expect(await client.subscribeResource({ uri: catalog.indexUri })).toEqual({});
-        expect(await client.unsubscribeResource({ uri: catalog.indexUri })).toEqual({});
+        if (connection.era === 'legacy') {
+          expect(await client.subscribeResource({ uri: catalog.indexUri })).toEqual({});
+          expect(await client.unsubscribeResource({ uri: catalog.indexUri })).toEqual({});
+        } else {
+          const subscription = await client.listen({
+            resourcesListChanged: true,
+            resourceSubscriptions: [catalog.indexUri],
+          });
+          expect(subscription.honoredFilter).toEqual({
+            resourcesListChanged: true,
+            resourceSubscriptions: [catalog.indexUri],
+          });
+          await subscription.close();
+        }
         const completion = await client.complete({
           ref: { type: 'ref/resource', uri: 'companion://skill/{skillId}/{+path}' },
           argument: { name: 'skillId', value: '' },
@@ -126,12 +172,40 @@ export function describeSurface(target: () => SurfaceTarget): void {
         expect((await client.listTools()).tools.length).toBeGreaterThan(0);
         const skills = await rawRequest(connection, 'skills/list', {});
         expect(Array.isArray(skills.skills)).toBe(true);
-        // Not declared, so not served: prompts and logging answer "method not found".
+        const directory = await rawRequest(connection, 'resources/directory/read', {
+          uri: 'companion://skill/write-a-skill',
+        });
+        expect(Array.isArray(directory.resources)).toBe(true);
+        // Not declared, so not served: prompts answer "method not found" in both eras.
         expect((await expectRpcError(rawRequest(connection, 'prompts/list', {}))).code).toBe(-32601);
-        expect(
-          (await expectRpcError(rawRequest(connection, 'logging/setLevel', { level: 'info' }))).code,
-        ).toBe(-32601);
-        expect(await client.ping()).toEqual({});
+        if (connection.era === 'legacy') {
+          expect(
+            (await expectRpcError(rawRequest(connection, 'logging/setLevel', { level: 'info' }))).code,
+          ).toBe(-32601);
+          expect(await client.ping()).toEqual({});
+        }
+      });
+    });
+
+    it('gives every 2026-07-28 list and read result the caching fields, and no 2025 one', async () => {
+      const catalog = expected();
+      const skill = catalog.skills[0]!;
+      await each(async (connection) => {
+        const answers: [string, Record<string, unknown>][] = [
+          ['resources/list', await rawRequest(connection, 'resources/list', {})],
+          ['resources/templates/list', await rawRequest(connection, 'resources/templates/list', {})],
+          ['resources/read', await rawRequest(connection, 'resources/read', { uri: catalog.indexUri })],
+          ['tools/list', await rawRequest(connection, 'tools/list', {})],
+          ['skills/list', await rawRequest(connection, 'skills/list', {})],
+          ['skills/get', await rawRequest(connection, 'skills/get', { uri: skill.uri })],
+          [
+            'resources/directory/read',
+            await rawRequest(connection, 'resources/directory/read', {
+              uri: skill.uri.replace(/\/SKILL\.md$/, ''),
+            }),
+          ],
+        ];
+        for (const [method, result] of answers) expectCacheFields(connection, result, method);
       });
     });
   });
@@ -230,10 +304,11 @@ export function describeSurface(target: () => SurfaceTarget): void {
       const bad: unknown[] = [
         'garbage!',
         'bm90IGpzb24',
-        forged({ k: 's', o: 1, g: 1 }),
-        forged({ k: 'r', o: -1, g: 1 }),
-        forged({ k: 'r', o: 1.5, g: 1 }),
-        forged({ k: 'r', o: 1, g: 99999 }),
+        forged({ k: 's', o: 1, a: 'companion://guides' }),
+        forged({ k: 'r', o: -1, a: 'companion://guides' }),
+        forged({ k: 'r', o: 1.5, a: 'companion://guides' }),
+        forged({ k: 'r', o: 1 }),
+        forged({ k: 'r', o: 1, a: 7 }),
         forged([1, 2]),
         '',
         7,
@@ -245,9 +320,19 @@ export function describeSurface(target: () => SurfaceTarget): void {
         }
         // A cursor past the end of the list is an empty last page, not an error.
         const past = await rawRequest(connection, 'resources/list', {
-          cursor: forged({ k: 'r', o: 10_000, g: 1 }),
+          cursor: forged({ k: 'r', o: 10_000, a: 'companion://gone' }),
         });
-        expect(past).toEqual({ resources: [] });
+        expect(past.resources).toEqual([]);
+        expect(past).not.toHaveProperty('nextCursor');
+      });
+    });
+
+    it('issues cursors that name a place in the content: the same on every connection and era', async () => {
+      await each(async (connection, index) => {
+        const { pages } = await listAllResources(connection);
+        const cursors = pages.map((page) => page.nextCursor);
+        const first = await listAllResources(target().connections[0]!);
+        expect(cursors, `connection ${index}`).toEqual(first.pages.map((page) => page.nextCursor));
       });
     });
   });
@@ -339,7 +424,7 @@ export function describeSurface(target: () => SurfaceTarget): void {
           const error = await expectRpcError(connection.client.readResource({ uri }));
           expect(error.code, uri).toBe(-32602);
           expect(error.data, uri).toEqual({ uri });
-          expect(error.message, uri).toBe(`MCP error -32602: Resource not found: ${uri}`);
+          expect(error.message, uri).toBe(`Resource not found: ${uri}`);
         }
         for (const uri of [42, null, { href: 'companion://guides' }, ['companion://guides']]) {
           const error = await expectRpcError(rawRequest(connection, 'resources/read', { uri }));
@@ -445,22 +530,70 @@ export function describeSurface(target: () => SurfaceTarget): void {
           expect(completion.values, JSON.stringify(params)).toEqual([]);
         }
         const malformed = await rawRequest(connection, 'completion/complete', { ref: 5, argument: 'x' });
-        expect(malformed).toEqual({ completion: { values: [] } });
+        expect(malformed.completion).toEqual({ values: [] });
       });
     });
   });
 
-  describe('resources/subscribe and unsubscribe', () => {
-    it('accepts any string URI, even one not served yet, and refuses a non-string', async () => {
+  describe('resources/subscribe and unsubscribe (2025) / subscriptions/listen (2026-07-28)', () => {
+    it('subscribes a served URI, refuses an unserved one as a read does, and refuses a non-string', async () => {
+      const catalog = expected();
+      const unserved = ['companion://guides/any/not-written-yet', DRAFT_SKILL_URI, 'companion://guides/../x'];
       await each(async (connection) => {
         const { client } = connection;
-        expect(await client.subscribeResource({ uri: 'companion://guides/any/not-written-yet' })).toEqual({});
-        expect(await client.subscribeResource({ uri: expected().indexUri })).toEqual({});
-        expect(await client.unsubscribeResource({ uri: expected().indexUri })).toEqual({});
+        if (connection.era === 'modern') return;
+        expect(await client.subscribeResource({ uri: catalog.indexUri })).toEqual({});
+        expect(await client.subscribeResource({ uri: catalog.skills[0]!.manifest.at(-1)!.uri })).toEqual({});
+        for (const uri of unserved) {
+          const error = await expectRpcError(client.subscribeResource({ uri }));
+          expect(error.code, uri).toBe(-32602);
+          expect(error.data, uri).toEqual({ uri });
+        }
+        expect(await client.unsubscribeResource({ uri: catalog.indexUri })).toEqual({});
         expect(await client.unsubscribeResource({ uri: 'companion://never-subscribed' })).toEqual({});
         for (const method of ['resources/subscribe', 'resources/unsubscribe']) {
           expect((await expectRpcError(rawRequest(connection, method, { uri: 5 }))).code).toBe(-32602);
           expect((await expectRpcError(rawRequest(connection, method, {}))).code).toBe(-32602);
+        }
+      });
+    });
+
+    it('acknowledges a listen filter with exactly the served URIs it names, and refuses a malformed one', async () => {
+      const catalog = expected();
+      const served = [catalog.indexUri, catalog.skills[0]!.manifest.at(-1)!.uri];
+      await each(async (connection) => {
+        const { client } = connection;
+        if (connection.era === 'legacy') return;
+        const subscription = await client.listen({
+          resourcesListChanged: true,
+          resourceSubscriptions: [
+            served[0]!,
+            'companion://guides/any/not-written-yet',
+            served[1]!,
+            served[0]!,
+          ],
+        });
+        expect(subscription.honoredFilter).toEqual({
+          resourcesListChanged: true,
+          resourceSubscriptions: served,
+        });
+        await subscription.close();
+        // Only what this server sends is honoured: its tools never change, and it has no prompts.
+        const narrow = await client.listen({ toolsListChanged: true, promptsListChanged: true });
+        expect(narrow.honoredFilter).toEqual({});
+        await narrow.close();
+        const unknownOnly = await client.listen({ resourceSubscriptions: ['companion://nope'] });
+        expect(unknownOnly.honoredFilter).toEqual({});
+        await unknownOnly.close();
+        for (const notifications of [
+          { resourceSubscriptions: 'companion://guides' },
+          { resourceSubscriptions: [5] },
+          { resourceSubscriptions: Array.from({ length: 4097 }, (_, i) => `companion://x/${i}`) },
+        ]) {
+          const error = await expectRpcError(
+            rawRequest(connection, 'subscriptions/listen', { notifications }),
+          );
+          expect(error.code).toBe(-32602);
         }
       });
     });
@@ -501,7 +634,12 @@ export function describeSurface(target: () => SurfaceTarget): void {
             expect(file.size).toBe(bytes.length);
           }
           const got = await rawRequest(connection, 'skills/get', { uri: entry.uri });
-          expect(got).toEqual({ skill: entry });
+          expect(got.skill).toEqual(entry);
+          expect(
+            Object.keys(got)
+              .filter((key) => key !== '_meta')
+              .sort(),
+          ).toEqual(connection.era === 'modern' ? ['cacheScope', 'skill', 'ttlMs'] : ['skill']);
         }
       });
     });
@@ -525,6 +663,130 @@ export function describeSurface(target: () => SurfaceTarget): void {
         expect((await expectRpcError(rawRequest(connection, 'skills/get'))).code).toBe(-32602);
         for (const cursor of ['nope', 5, Buffer.from('{"k":"r","o":1,"g":1}').toString('base64url')]) {
           expect((await expectRpcError(rawRequest(connection, 'skills/list', { cursor }))).code).toBe(-32602);
+        }
+      });
+    });
+  });
+
+  describe('SkillsClient (the v2 SDK’s verifying client)', () => {
+    it('lists every skill, gets each, and verifies size, digest and front matter of every file it reads', async () => {
+      const catalog = expected();
+      await each(async (connection) => {
+        const skills = new SkillsClient(connection.client);
+        expect(skills.supported).toBe(true);
+        expect(skills.directoryRead).toBe(true);
+        const listing = await skills.list();
+        expect(listing.invalid).toEqual([]);
+        expect(listing.skills.map((skill) => skill.uri)).toEqual(catalog.skills.map((skill) => skill.uri));
+        let files = 0;
+        for (const entry of listing.skills) {
+          const { skill } = await skills.get(entry.uri);
+          expect(skill).toEqual(entry);
+          const manifest = entry.resources;
+          if (manifest === 'dynamic') throw new Error(`${entry.uri} has no stable manifest`);
+          for (const file of manifest) {
+            const read = await skills.read(entry, file.uri);
+            expect(read.verified).toBe(true);
+            expect(read.bytes.length).toBe(file.size);
+            files++;
+          }
+          const body = await skills.read(entry);
+          expect(body.frontmatter).toEqual(entry.frontmatter);
+          expect(body.text).toContain('](references/base.md)');
+          expect((await skills.read(entry, 'references/base.md')).verified).toBe(true);
+        }
+        expect(files).toBe(catalog.skills.reduce((sum, skill) => sum + skill.manifest.length, 0));
+        const unknown = await skills.get('companion://skill/nope/SKILL.md').catch((error: unknown) => error);
+        expect((unknown as { code?: number }).code).toBe(-32602);
+      });
+    });
+  });
+
+  describe('resources/directory/read', () => {
+    it('lists the direct children of every directory of every published skill', async () => {
+      const catalog = expected();
+      await each(async (connection) => {
+        for (const skill of catalog.skills) {
+          const root = skill.uri.replace(/\/SKILL\.md$/, '');
+          const paths = skill.files.map((file) => file.path);
+          const directories = new Set(
+            paths.flatMap((path) =>
+              path
+                .split('/')
+                .slice(0, -1)
+                .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+            ),
+          );
+          for (const dir of ['', ...directories]) {
+            const uri = dir === '' ? root : `${root}/${dir}`;
+            const answer = await rawRequest(connection, 'resources/directory/read', { uri });
+            expect(answer).not.toHaveProperty('nextCursor');
+            const children = answer.resources as {
+              uri: string;
+              name: string;
+              mimeType: string;
+              size?: number;
+            }[];
+            const prefix = dir === '' ? '' : `${dir}/`;
+            const below = paths
+              .filter((path) => path.startsWith(prefix))
+              .map((path) => path.slice(prefix.length));
+            const wantFiles = below.filter((rest) => !rest.includes('/'));
+            const wantDirectories = [
+              ...new Set(below.filter((rest) => rest.includes('/')).map((rest) => rest.split('/')[0]!)),
+            ];
+            expect(
+              children
+                .filter((child) => child.mimeType !== 'inode/directory')
+                .map((child) => child.name)
+                .sort(),
+            ).toEqual(wantFiles.sort());
+            expect(
+              children
+                .filter((child) => child.mimeType === 'inode/directory')
+                .map((child) => child.name)
+                .sort(),
+            ).toEqual(wantDirectories.sort());
+            for (const child of children) {
+              expect(child.uri).toBe(`${uri}/${child.name}`);
+              if (child.mimeType === 'inode/directory') {
+                expect(child).not.toHaveProperty('size');
+                continue;
+              }
+              // A file child is the very resource a read serves: same MIME type, same byte count.
+              const read = await connection.client.readResource({ uri: child.uri });
+              expect(read.contents[0]!.mimeType).toBe(child.mimeType);
+              expect((await readBytes(connection, child.uri)).length).toBe(child.size);
+            }
+          }
+        }
+      });
+    });
+
+    it('refuses a file, a draft, an unknown or malformed directory and a cursor with -32602 and data.uri', async () => {
+      await each(async (connection) => {
+        for (const uri of [
+          'companion://skill/write-a-skill/SKILL.md',
+          'companion://skill/write-a-skill/',
+          'companion://skill/write-a-skill/references/',
+          'companion://skill/write-a-skill/nope',
+          'companion://skill/write-a-skill/references/../..',
+          'companion://skill/draft-notes',
+          'companion://skill/draft-notes/references',
+          'companion://skill/nope',
+          'companion://skill',
+          'companion://skill/',
+          'companion://guides',
+          'companion://guides/any',
+          '',
+        ]) {
+          const error = await expectRpcError(rawRequest(connection, 'resources/directory/read', { uri }));
+          expect(error.code, uri).toBe(-32602);
+          expect(error.data, uri).toEqual({ uri });
+        }
+        for (const params of [{}, { uri: 5 }, { uri: 'companion://skill/write-a-skill', cursor: 'x' }]) {
+          const error = await expectRpcError(rawRequest(connection, 'resources/directory/read', params));
+          expect(error.code, JSON.stringify(params)).toBe(-32602);
         }
       });
     });

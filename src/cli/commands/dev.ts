@@ -102,7 +102,8 @@ export const run: Command = async (argv, io) => {
 
   let server: HttpServerHandle;
   try {
-    server = await serveHttp(store, { host, port, log });
+    // ttlMs 0: the content changes as you write, and hosts should re-read what a notification names.
+    server = await serveHttp(store, { host, port, log, cacheTtlMs: 0 });
   } catch (error) {
     if (error instanceof PortInUseError) {
       io.stderr.write(`companion dev: ${error.message}\n`);
@@ -127,7 +128,7 @@ export const run: Command = async (argv, io) => {
     store,
     sessions: server.sessions,
     watcher,
-    url: server.url,
+    url: server.listening,
     root: store.root,
   });
   model = devModel;

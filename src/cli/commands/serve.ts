@@ -9,16 +9,28 @@ import { TOOL_NAMES } from '../../core/scope-schema.js';
 import type { CatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE } from '../../mcp/create-server.js';
+import { DEFAULT_MAX_SESSIONS } from '../../mcp/limits.js';
 import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
 import { serveStdio } from '../../mcp/serve-stdio.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, type ServedStore } from '../served-store.js';
 
+/**
+ * `ttlMs` of the 2026-07-28 cacheable results (lists, reads, discovery, skills) when `--cache-ttl` is not given:
+ * a minute when the content cannot change while the process runs; 0 under `--watch`, where it changes as you
+ * save — a notification names a skill's SKILL.md, not each of its files, so a cached file could outlive it.
+ */
+export const DEFAULT_CACHE_TTL_MS = 60_000;
+export const WATCH_CACHE_TTL_MS = 0;
+const MAX_CACHE_TTL_MS = 86_400_000;
+
 const USAGE = `Usage: companion serve [--root DIR] [--watch] [--http [--port N] [--host H]]
 
 Serves a content repository to MCP hosts: resources, the Skills extension, and the
-document_lookup, task_guide and skill_load tools. Speaks stdio unless --http is given.
+document_lookup, task_guide and skill_load tools. Speaks stdio unless --http is given,
+in both protocol eras: 2026-07-28 (server/discover, stateless; over HTTP any number
+of replicas can serve one checkout) and 2025-11-25 (initialize, sessions).
 
 Options:
   --root DIR          The content repository, holding knowledge/ and skills/.
@@ -30,8 +42,14 @@ Options:
                       loopback is reachable by others, and there is no authentication.
   --allow-host NAME   Also accept this Host header (e.g. behind a proxy); repeatable.
   --allow-origin URL  Also accept this Origin header; repeatable.
+  --max-sessions N    HTTP: hosts served at once (2025-era sessions plus open
+                      subscriptions/listen streams); the next gets 503 with
+                      Retry-After. Default: ${DEFAULT_MAX_SESSIONS}.
   --page-size N       Entries per page of both resources/list and skills/list (1 to
                       10000). Default: ${DEFAULT_RESOURCES_PAGE_SIZE} for resources/list, ${DEFAULT_SKILLS_PAGE_SIZE} for skills/list.
+  --cache-ttl MS      How long a 2026-07-28 host may cache a list or read (ttlMs,
+                      0 to 86400000; cacheScope is always public). Default:
+                      ${DEFAULT_CACHE_TTL_MS}, or ${WATCH_CACHE_TTL_MS} with --watch (the content changes as you save).
   -h, --help          Show this help.
 
 Environment:
@@ -53,6 +71,8 @@ const OPTIONS = {
   'allow-host': { type: 'string', multiple: true },
   'allow-origin': { type: 'string', multiple: true },
   'page-size': { type: 'string' },
+  'cache-ttl': { type: 'string' },
+  'max-sessions': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -69,7 +89,7 @@ export const run: Command = async (argv, io) => {
   if (positionals.length > 0) {
     return writeUsageError(io, 'serve', `unexpected argument '${positionals[0]}' (use --root DIR)`, USAGE);
   }
-  const httpOnly = (['port', 'host', 'allow-host', 'allow-origin'] as const).find(
+  const httpOnly = (['port', 'host', 'allow-host', 'allow-origin', 'max-sessions'] as const).find(
     (name) => values[name] !== undefined,
   );
   if (httpOnly !== undefined && !values.http) {
@@ -89,6 +109,23 @@ export const run: Command = async (argv, io) => {
     values['page-size'] === undefined ? undefined : parseWholeNumber(values['page-size'], 1, 10_000);
   if (values['page-size'] !== undefined && pageSize === undefined) {
     return writeUsageError(io, 'serve', `--page-size must be a number from 1 to 10000`, USAGE);
+  }
+
+  const cacheTtlMs =
+    values['cache-ttl'] === undefined
+      ? values.watch
+        ? WATCH_CACHE_TTL_MS
+        : DEFAULT_CACHE_TTL_MS
+      : parseWholeNumber(values['cache-ttl'], 0, MAX_CACHE_TTL_MS);
+  if (cacheTtlMs === undefined) {
+    return writeUsageError(io, 'serve', `--cache-ttl must be a number from 0 to ${MAX_CACHE_TTL_MS}`, USAGE);
+  }
+  const maxSessions =
+    values['max-sessions'] === undefined
+      ? DEFAULT_MAX_SESSIONS
+      : parseWholeNumber(values['max-sessions'], 1, 100_000);
+  if (maxSessions === undefined) {
+    return writeUsageError(io, 'serve', '--max-sessions must be a number from 1 to 100000', USAGE);
   }
 
   const log = (line: string): void => {
@@ -143,7 +180,14 @@ export const run: Command = async (argv, io) => {
   process.once('SIGTERM', onSignal);
   try {
     if (!values.http) {
-      await serveStdio(store, { stdin: io.stdin, stdout: io.stdout, log, pageSize, signal: stop.signal });
+      await serveStdio(store, {
+        stdin: io.stdin,
+        stdout: io.stdout,
+        log,
+        pageSize,
+        cacheTtlMs,
+        signal: stop.signal,
+      });
       return 0;
     }
     return await serveOverHttp(store, io, {
@@ -152,6 +196,8 @@ export const run: Command = async (argv, io) => {
       allowedHosts: values['allow-host'] ?? [],
       allowedOrigins: values['allow-origin'] ?? [],
       pageSize,
+      cacheTtlMs,
+      maxSessions,
       log,
       signal: stop.signal,
     });
@@ -172,6 +218,8 @@ async function serveOverHttp(
     allowedHosts: string[];
     allowedOrigins: string[];
     pageSize: number | undefined;
+    cacheTtlMs: number;
+    maxSessions: number;
     log: (line: string) => void;
     signal: AbortSignal;
   },
@@ -184,7 +232,7 @@ async function serveOverHttp(
     io.stderr.write(`companion serve: ${error.message}\n`);
     return EXIT_USAGE;
   }
-  options.log(`companion serve: listening at ${handle.url}`);
+  options.log(`companion serve: listening at ${handle.listening}`);
   await new Promise<void>((resolveStop) => {
     if (options.signal.aborted) resolveStop();
     else options.signal.addEventListener('abort', () => resolveStop(), { once: true });
