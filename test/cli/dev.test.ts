@@ -174,6 +174,25 @@ describe('companion dev: plain mode', () => {
     }
   });
 
+  it('bound to every interface, says so rather than naming only loopback', {
+    timeout: PROCESS_TEST_MS,
+  }, async () => {
+    const dev = spawnDev(['--root', repoRoot, '--port', '0', '--host', '0.0.0.0']);
+    try {
+      const [, port] = await waitForLine(
+        dev,
+        /^\[companion\] listening on 0\.0\.0\.0:(\d+) \(every interface; from this machine: http:\/\/127\.0\.0\.1:\d+\/mcp\)$/m,
+        'the listening line',
+      );
+      expect(dev.output.stdout).toContain(`http://127.0.0.1:${port}/mcp`);
+      expect(dev.output.stdout).not.toMatch(/listening on http:\/\/127\.0\.0\.1/);
+      dev.child.kill('SIGTERM');
+      expect(await dev.exit).toEqual({ code: 0, signal: null });
+    } finally {
+      dev.child.kill('SIGKILL');
+    }
+  });
+
   it('exits 0 on SIGINT', { timeout: PROCESS_TEST_MS }, async () => {
     const dev = spawnDev(['--root', repoRoot, '--port', '0']);
     try {

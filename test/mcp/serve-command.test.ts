@@ -29,6 +29,10 @@ describe('companion serve: arguments', () => {
     [['--http', '--port', 'abc'], '--port must be a number from 0 to 65535'],
     [['--http', '--port', '70000'], '--port must be a number from 0 to 65535'],
     [['--page-size', '0'], '--page-size must be a number'],
+    [['--cache-ttl', 'soon'], '--cache-ttl must be a number from 0 to 86400000'],
+    [['--cache-ttl', '1e3'], '--cache-ttl must be a number from 0 to 86400000'],
+    [['--max-sessions', '5'], '--max-sessions needs --http'],
+    [['--http', '--max-sessions', '0'], '--max-sessions must be a number from 1 to 100000'],
     [['--bogus'], "unknown option '--bogus'"],
     [['somewhere'], "unexpected argument 'somewhere'"],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
@@ -100,6 +104,26 @@ describe('companion serve: the process', () => {
     expect(output.stdout).toBe('');
   });
 
+  it('bound to every interface, says so, and names the loopback URL as reachable from here', async () => {
+    const { child, output, exit } = spawnServe([
+      '--root',
+      repoRoot,
+      '--http',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+    ]);
+    await waitFor(() => /listening at/.test(output.stderr), 8000, 'the listening line');
+    child.kill('SIGTERM');
+    expect(await exit).toEqual({ code: 0, signal: null });
+    expect(output.stderr).toMatch(
+      /listening at 0\.0\.0\.0:(\d+) \(every interface; from this machine: http:\/\/127\.0\.0\.1:\1\/mcp\)/,
+    );
+    expect(output.stderr).not.toMatch(/listening at http:\/\/127\.0\.0\.1/);
+    expect(output.stderr).toMatch(/warning: listening on 0\.0\.0\.0, beyond loopback/);
+  });
+
   it('exits 2 with a clear message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
@@ -115,27 +139,36 @@ describe('companion serve: the process', () => {
     }
   });
 
-  it('--watch: a host subscribed over stdio hears about a save', async () => {
-    const project = copyFixture('', { bundled: true, prefix: 'companion-mcp-watch-' });
-    projects.push(project);
-    const connection = await connectStdio({ root: project.root, args: ['--watch'] });
-    try {
-      const uri = 'companion://guides/any/hosts/codex';
-      await connection.client.subscribeResource({ uri });
-      appendFileSync(project.path('knowledge/documents/any/hosts/codex.md'), '\nSaved while watched.\n');
-      await waitFor(
-        () =>
-          connection.notifications.some(
-            (n) => n.method === 'notifications/resources/updated' && n.uri === uri,
-          ) && connection.notifications.some((n) => n.method === 'notifications/resources/list_changed'),
-        8000,
-        'the notifications of the save',
-      );
-      const read = await connection.client.readResource({ uri });
-      expect(String((read.contents[0] as { text: string }).text)).toContain('Saved while watched.');
-      expect(connection.stderr()).toMatch(/generation 2 \(1 path, \d+ ms\), list changed, \d+ updated/);
-    } finally {
-      await connection.close();
-    }
-  });
+  it.each(['legacy', 'modern'] as const)(
+    '--watch: a %s host over stdio hears about a save',
+    async (negotiation) => {
+      const project = copyFixture('', { bundled: true, prefix: 'companion-mcp-watch-' });
+      projects.push(project);
+      const connection = await connectStdio({ root: project.root, args: ['--watch'], negotiation });
+      try {
+        expect(connection.era).toBe(negotiation);
+        const uri = 'companion://guides/any/hosts/codex';
+        expect(await connection.watch({ uris: [uri] })).toEqual([uri]);
+        appendFileSync(project.path('knowledge/documents/any/hosts/codex.md'), '\nSaved while watched.\n');
+        await waitFor(
+          () =>
+            connection.notifications.some(
+              (n) => n.method === 'notifications/resources/updated' && n.uri === uri,
+            ) && connection.notifications.some((n) => n.method === 'notifications/resources/list_changed'),
+          8000,
+          'the notifications of the save',
+        );
+        const read = await connection.client.readResource({ uri });
+        expect(String((read.contents[0] as { text: string }).text)).toContain('Saved while watched.');
+        expect(connection.stderr()).toMatch(/generation 2 \(1 path, \d+ ms\), list changed, \d+ updated/);
+        // One save, one of each: no duplicate however many ways the host listens.
+        expect(
+          connection.notifications.filter((n) => n.method === 'notifications/resources/list_changed'),
+        ).toHaveLength(1);
+        expect(connection.notifications.filter((n) => n.uri === uri)).toHaveLength(1);
+      } finally {
+        await connection.close();
+      }
+    },
+  );
 });
