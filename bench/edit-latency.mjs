@@ -19,9 +19,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ensureCorpus } from './generate-corpus.mjs';
 import {
   assertBuilt,
@@ -124,7 +122,7 @@ async function startInProcess(root) {
   const { serveHttp } = await importDist('mcp/serve-http.js');
   const started = nowMs();
   const store = createCatalogStore({ root });
-  const server = await serveHttp(store, { port: 0 });
+  const server = await serveHttp(store, { port: 0, cacheTtlMs: 0 });
   const batches = [];
   const watcher = createWatcher(store, {
     now: nowMs,
@@ -155,13 +153,20 @@ function readRssMb(pid) {
   }
 }
 
-/** A connected, subscribed client that timestamps every resources/updated it receives. */
-export async function connectSubscribed(url, uris) {
+/**
+ * A connected client that timestamps every resources/updated it receives: a 2025-11-25 host subscribed to `uris`
+ * (`era` 'legacy'), or a 2026-07-28 host with one `subscriptions/listen` stream naming them ('modern').
+ */
+export async function connectSubscribed(url, uris, era = 'legacy') {
   const transport = new StreamableHTTPClientTransport(new URL(url));
-  const client = new Client({ name: 'companion-bench', version: '1.0.0' });
+  const mode = era === 'modern' ? { pin: '2026-07-28' } : 'legacy';
+  const client = new Client(
+    { name: `companion-bench-${era}`, version: '1.0.0' },
+    { versionNegotiation: { mode } },
+  );
   const arrivals = [];
   const waiters = [];
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
     const arrival = { uri: notification.params.uri, at: nowMs() };
     arrivals.push(arrival);
     for (const waiter of [...waiters]) {
@@ -172,7 +177,9 @@ export async function connectSubscribed(url, uris) {
     }
   });
   await client.connect(transport);
-  for (const uri of uris) await client.subscribeResource({ uri });
+  let listening;
+  if (era === 'modern') listening = await client.listen({ resourceSubscriptions: [...uris] });
+  else for (const uri of uris) await client.subscribeResource({ uri });
   return {
     client,
     waitUpdated(uri, after, timeoutMs) {
@@ -192,7 +199,8 @@ export async function connectSubscribed(url, uris) {
       });
     },
     async close() {
-      await transport.terminateSession().catch(() => {});
+      await listening?.close().catch(() => {});
+      if (era === 'legacy') await transport.terminateSession().catch(() => {});
       await client.close();
     },
   };

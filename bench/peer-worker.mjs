@@ -199,7 +199,8 @@ switch (op) {
   case 'list-companion':
   case 'edit-companion':
   case 'warm-companion': {
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    // The same SDK and transport as the peer: both sides measure the server, not the plumbing.
+    const { InMemoryTransport } = await import('@modelcontextprotocol/server');
     const { createCompanionServer } = await importDist('mcp/create-server.js');
     const { createSessionRegistry } = await importDist('mcp/session-registry.js');
     const { createCatalogStore } = await importDist('fs/catalog-store.js');
@@ -209,12 +210,12 @@ switch (op) {
     const result = { loadMs: performance.now() - started };
     if (op !== 'edit-companion') {
       const companion = createCompanionServer(store, {
-        transport: 'stdio',
-        sessionId: 'bench',
-        sessions: createSessionRegistry(),
+        era: 'legacy',
+        host: createSessionRegistry().open({ id: 'bench', transport: 'stdio' }),
+        cacheTtlMs: 0,
       });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await companion.server.connect(serverSide);
+      await companion.connect(serverSide);
       Object.assign(result, await timeListing(await rawClient(clientSide)));
     }
     if (op !== 'list-companion') {

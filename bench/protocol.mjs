@@ -1,18 +1,17 @@
 #!/usr/bin/env node
 /**
- * Protocol costs against a running daemon (Streamable HTTP, the SDK's `Client`): a full `resources/list`
- * pagination, a full `skills/list` pagination, and `resources/read` throughput with 8 concurrent sessions over
- * mixed URIs. Each is set beside a floor measured in the same run on the same connections: `ping` (an empty
- * request through the same HTTP stack), so the ratios say what companion adds on top of the transport. Then
- * `document_lookup`: the first search, the same again, and the first search after a save (`measureSearch`).
+ * Protocol costs against a running daemon (Streamable HTTP, the v2 SDK's `Client`), in either protocol era: a
+ * full `resources/list` pagination, a full `skills/list` pagination, and `resources/read` throughput with 8
+ * concurrent hosts over mixed URIs. Each is set beside a floor measured in the same run on the same connections:
+ * the era's cheapest request through the same HTTP stack (`ping` in 2025-11-25; `server/discover` in 2026-07-28,
+ * which has no ping), so the ratios say what companion adds on top of the transport. Then `document_lookup`: the
+ * first search, the same again, and the first search after a save (`measureSearch`).
  *
- *   node bench/protocol.mjs <S|M|L> [--seconds N]      (starts its own `companion dev`)
+ *   node bench/protocol.mjs <S|M|L> [--seconds N] [--era legacy|modern]   (starts its own `companion dev`)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { startDevProcess } from './edit-latency.mjs';
 import { ensureCorpus } from './generate-corpus.mjs';
@@ -20,31 +19,39 @@ import { assertBuilt, createRandom, log, median, sleep } from './lib.mjs';
 
 const AnyResult = z.looseObject({});
 
-async function connect(url, name) {
+export async function connect(url, name, era = 'legacy') {
   const transport = new StreamableHTTPClientTransport(new URL(url));
-  const client = new Client({ name, version: '1.0.0' });
+  const mode = era === 'modern' ? { pin: '2026-07-28' } : 'legacy';
+  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode } });
   await client.connect(transport);
   return {
     client,
+    /** The era's cheapest round trip: `ping`, or `server/discover` where ping no longer exists. */
+    floor: () =>
+      era === 'modern' ? client.request({ method: 'server/discover', params: {} }, AnyResult) : client.ping(),
     async close() {
-      await transport.terminateSession().catch(() => {});
+      if (era === 'legacy') await transport.terminateSession().catch(() => {});
       await client.close();
     },
   };
 }
 
-async function timed(fn) {
+export async function timed(fn) {
   const started = performance.now();
   const value = await fn();
   return { ms: performance.now() - started, value };
 }
 
-async function listResourcesAll(client) {
+/** Page by page, as a host walks it (the v2 client's `listResources()` would aggregate the pages itself). */
+export async function listResourcesAll(client) {
   const uris = [];
   let cursor;
   let pages = 0;
   do {
-    const result = await client.listResources(cursor === undefined ? {} : { cursor });
+    const result = await client.request(
+      { method: 'resources/list', params: cursor === undefined ? {} : { cursor } },
+      AnyResult,
+    );
     pages++;
     for (const r of result.resources) uris.push(r.uri);
     cursor = result.nextCursor;
@@ -52,7 +59,7 @@ async function listResourcesAll(client) {
   return { pages, uris };
 }
 
-async function listSkillsAll(client) {
+export async function listSkillsAll(client) {
   const uris = [];
   let cursor;
   let pages = 0;
@@ -78,7 +85,7 @@ async function throughput(sessions, seconds, op) {
     sessions.map(async (session, i) => {
       let n = i;
       while (performance.now() < deadline) {
-        bytes += await op(session.client, n++);
+        bytes += await op(session, n++);
         done++;
       }
     }),
@@ -89,17 +96,20 @@ async function throughput(sessions, seconds, op) {
 
 export async function measureProtocol(
   url,
-  { seconds = 5, repeats = 3, sessionsCount = 8, seed = 'protocol' } = {},
+  { seconds = 5, repeats = 3, sessionsCount = 8, seed = 'protocol', era = 'legacy' } = {},
 ) {
-  const main = await connect(url, 'companion-bench-main');
+  const main = await connect(url, 'companion-bench-main', era);
   const sessions = [];
   try {
-    // The ping floor: one round trip through the same HTTP stack with an empty answer.
-    for (let i = 0; i < 20; i++) await main.client.ping();
+    // The floor: one round trip through the same HTTP stack with the era's cheapest answer.
+    for (let i = 0; i < 20; i++) await main.floor();
     const pings = [];
-    for (let i = 0; i < 50; i++) pings.push((await timed(() => main.client.ping())).ms);
+    for (let i = 0; i < 50; i++) pings.push((await timed(() => main.floor())).ms);
     const pingMs = median(pings);
 
+    // One untimed walk of each list first, so neither era is timed while the JIT warms its path.
+    await listResourcesAll(main.client);
+    await listSkillsAll(main.client);
     const resourceRuns = [];
     const skillRuns = [];
     let resources;
@@ -120,13 +130,17 @@ export async function measureProtocol(
       const j = random.int(0, i);
       [pool[i], pool[j]] = [pool[j], pool[i]];
     }
-    for (let i = 0; i < sessionsCount; i++) sessions.push(await connect(url, `companion-bench-${i}`));
-    const ping = async (client) => {
-      await client.ping();
+    for (let i = 0; i < sessionsCount; i++) sessions.push(await connect(url, `companion-bench-${i}`, era));
+    const ping = async (session) => {
+      await session.floor();
       return 0;
     };
-    const read = async (client, n) => {
-      const result = await client.readResource({ uri: pool[n % pool.length] });
+    // A raw request, so no client-side cache (the 2026-07-28 client honours ttlMs) stands in for the server.
+    const read = async ({ client }, n) => {
+      const result = await client.request(
+        { method: 'resources/read', params: { uri: pool[n % pool.length] } },
+        AnyResult,
+      );
       const content = result.contents[0];
       return content.text !== undefined ? content.text.length : content.blob.length;
     };
@@ -140,6 +154,7 @@ export async function measureProtocol(
     const pingAfter = await throughput(sessions, Math.max(2, seconds / 2), ping);
     const pingRate = { perSecond: (pingBefore.perSecond + pingAfter.perSecond) / 2 };
     return {
+      era,
       pingMs,
       resourcesList: {
         ms: median(resourceRuns),
@@ -180,7 +195,7 @@ export async function measureSearch(url, info, query = 'migrate release token') 
   const file = join(info.root, path);
   const original = readFileSync(file);
   let waiting;
-  main.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+  main.client.setNotificationHandler('notifications/resources/updated', (notification) => {
     if (notification.params.uri === uri) waiting?.();
   });
   const search = () => timed(() => main.client.callTool({ name: 'document_lookup', arguments: { query } }));
@@ -208,12 +223,12 @@ export async function measureSearch(url, info, query = 'migrate release token') 
   }
 }
 
-export async function runProtocol({ size = 'L', seconds = 5 } = {}) {
+export async function runProtocol({ size = 'L', seconds = 5, era = 'legacy' } = {}) {
   assertBuilt();
   const info = ensureCorpus(size, { log });
   const daemon = await startDevProcess(info.root);
   try {
-    const protocol = await measureProtocol(daemon.url, { seconds });
+    const protocol = await measureProtocol(daemon.url, { seconds, era });
     return { size, ...protocol, search: await measureSearch(daemon.url, info) };
   } finally {
     await daemon.stop();
@@ -224,6 +239,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const size = args.find((a) => !a.startsWith('--')) ?? 'L';
   const at = args.indexOf('--seconds');
-  const row = await runProtocol({ size, seconds: at >= 0 ? Number(args[at + 1]) : 5 });
+  const eraAt = args.indexOf('--era');
+  const row = await runProtocol({
+    size,
+    seconds: at >= 0 ? Number(args[at + 1]) : 5,
+    era: eraAt >= 0 ? args[eraAt + 1] : 'legacy',
+  });
   process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
 }
