@@ -4,9 +4,10 @@
  * through any door, even when a link or a hard link inside the content points at it. Every planted target is
  * written so that it *would* be served if the loader followed the link (a valid document, a valid skill), and
  * holds a marker; the suite then knocks on every door over stdio (the built CLI) and HTTP (an in-process
- * watched store): resources/list and read, templates, completion, the three tools, skills/list and skills/get,
- * then `companion install` (what lands in a host's skills directory) and `companion check` (which names each
- * link, with its root-relative target, under a permanent code).
+ * watched store), each in both protocol eras: resources/list and read, templates, completion, the three tools,
+ * skills/list, skills/get and directory reads; then `companion install` (what lands in a host's skills
+ * directory) and `companion check` (which names each link, with its root-relative target, under a permanent
+ * code).
  */
 import { randomUUID } from 'node:crypto';
 import { linkSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -97,6 +98,8 @@ let watcher: Watcher;
 let server: HttpServerHandle;
 let http: McpConnection;
 let stdio: McpConnection;
+let httpModern: McpConnection;
+let stdioModern: McpConnection;
 
 beforeAll(async () => {
   outer = mkdtempSync(join(tmpdir(), 'companion-hardening-areas-outer-'));
@@ -125,11 +128,21 @@ beforeAll(async () => {
   server = await startHttp(store);
   http = await connectHttp(server.url, 'areas-http');
   stdio = await connectStdio({ root: project.root, args: ['--watch'], name: 'areas-stdio' });
+  // The same doors in the 2026-07-28 era.
+  httpModern = await connectHttp(server.url, 'areas-http-modern', 'modern');
+  stdioModern = await connectStdio({
+    root: project.root,
+    args: ['--watch'],
+    name: 'areas-stdio-modern',
+    negotiation: 'modern',
+  });
 });
 
 afterAll(async () => {
   await http?.close();
   await stdio?.close();
+  await httpModern?.close();
+  await stdioModern?.close();
   await server?.close();
   await watcher?.close();
   project?.cleanup();
@@ -137,9 +150,9 @@ afterAll(async () => {
 });
 
 describe('containment inside the root: links, hidden targets and hard links', () => {
-  for (const transport of ['stdio', 'http'] as const) {
+  for (const transport of ['stdio', 'http', 'stdio modern', 'http modern'] as const) {
     it(`no door serves a planted target over ${transport}`, async () => {
-      const connection = transport === 'stdio' ? stdio : http;
+      const connection = { stdio, http, 'stdio modern': stdioModern, 'http modern': httpModern }[transport];
       const answers: unknown[] = [];
 
       const { resources } = await listAllResources(connection);
@@ -221,6 +234,19 @@ describe('containment inside the root: links, hidden targets and hard links', ()
         expect(manifest).not.toContain(name);
       }
       expect(JSON.stringify(skillsList)).not.toContain('private-skill');
+      const directory = await rawRequest(connection, 'resources/directory/read', {
+        uri: 'companion://skill/write-a-skill/references',
+      });
+      answers.push(directory);
+      const children = JSON.stringify(directory);
+      expect(children).toContain('references/base.md');
+      for (const name of ['references/env.md', 'references/other-skill.md', 'references/hard-env.md']) {
+        expect(children).not.toContain(name);
+      }
+      const hiddenSkill = await expectRpcError(
+        rawRequest(connection, 'resources/directory/read', { uri: 'companion://skill/private-skill' }),
+      );
+      expect(hiddenSkill.code).toBe(-32602);
       answers.push(await connection.client.readResource({ uri: 'companion://guides' }));
 
       const everything = JSON.stringify(answers);
