@@ -63,7 +63,9 @@ const TaskGuideInput = z.strictObject({
     .string()
     .min(1)
     .max(2000)
-    .describe('What you are about to do, in a sentence ("write a skill that reviews pull requests").'),
+    .describe('What you are about to do, in a sentence ("write a skill that reviews pull requests").')
+    // JSON Schema `examples`: what a host may show or prefill. A test calls the tool with each one.
+    .meta({ examples: ['write a skill that reviews pull requests'] }),
 });
 
 const CallSchema = z.object({
