@@ -125,22 +125,37 @@ function loadYaml(): Yaml {
   return yamlModule;
 }
 
+/**
+ * The most YAML the `yaml` path reads. `yaml` is not linear on hostile input (a 64 KiB line of commas takes
+ * seconds), so what the fast path declines is bounded here: real front matter is a few hundred bytes, and the
+ * Agent Skills fields together stay under 2 KiB.
+ */
+export const MAX_YAML_BYTES = 16 * 1024;
+
 function parseWithYaml(lines: readonly string[], body: string, bodyLine: number): FrontMatter {
+  let size = lines.length;
+  for (const line of lines) size += line.length;
+  if (size > MAX_YAML_BYTES) {
+    return {
+      kind: 'error',
+      message: `The front matter is ${size} characters of YAML beyond plain \`key: value\` lines; companion reads at most ${MAX_YAML_BYTES} of that. Shorten it, or write its values as one-line \`key: value\` pairs.`,
+      line: 2,
+      column: 1,
+    };
+  }
   const { isMap, isPair, isScalar, LineCounter, parseDocument } = loadYaml();
   const yamlText = lines.join('\n');
   const lineCounter = new LineCounter();
-  const doc = parseDocument(yamlText, { schema: 'core', lineCounter, uniqueKeys: true, prettyErrors: true });
+  // prettyErrors would build a code frame for every error, quadratic in their number; only the first is used.
+  const doc = parseDocument(yamlText, { schema: 'core', lineCounter, uniqueKeys: true, prettyErrors: false });
   const at = (offset: number): Position => {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line + 1, column: pos.col };
   };
   const firstError = doc.errors[0];
   if (firstError) {
-    const pos = firstError.linePos?.[0];
-    const first = (firstError.message.split('\n')[0] ?? firstError.message).replace(
-      / at line \d+, column \d+:?$/,
-      '',
-    );
+    const pos = firstError.pos[0] === -1 ? undefined : lineCounter.linePos(firstError.pos[0]);
+    const first = firstError.message.split('\n')[0] ?? firstError.message;
     // The usual cause of this one is an unquoted ": " inside a value; say so in the author's terms.
     const message = /Nested mappings|Implicit map keys/.test(first)
       ? `${first} — a value containing ": " must be quoted.`

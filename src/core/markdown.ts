@@ -49,10 +49,42 @@ export function findTitles(lines: readonly MarkdownLine[]): { text: string; line
   const titles: { text: string; line: number }[] = [];
   for (const l of lines) {
     if (l.fenced) continue;
-    const match = /^# +(.+?)\s*#*\s*$/.exec(l.text);
-    if (match) titles.push({ text: match[1]!, line: l.line });
+    const text = readHeadingText(l.text, 1);
+    if (text !== undefined) titles.push({ text, line: l.line });
   }
   return titles;
+}
+
+/**
+ * The text of a heading line of `level` (`# Title` for 1, `## Heading` for 2), or undefined. Answers what
+ * `/^#{level} +(.+?)\s*#*\s*$/` answers, in one pass: that pattern backtracks quadratically on a long run of
+ * spaces followed by anything else, this reads the line once from each end.
+ */
+export function readHeadingText(text: string, level: number): string | undefined {
+  for (let i = 0; i < level; i++) if (text.charCodeAt(i) !== 0x23) return undefined;
+  let start = level;
+  while (text.charCodeAt(start) === 0x20) start++;
+  const spaces = start - level;
+  if (spaces === 0) return undefined;
+  if (start === text.length) {
+    // Only spaces after the hashes: the pattern gives one space back to the title.
+    return spaces >= 2 ? ' ' : undefined;
+  }
+  // The longest tail of the form whitespace, hashes, whitespace; the title is what precedes it (at least one
+  // character, since the lazy group takes one before the tail may start).
+  let end = text.length;
+  while (end > start && isWhitespace(text.charCodeAt(end - 1))) end--;
+  while (end > start && text.charCodeAt(end - 1) === 0x23) end--;
+  while (end > start && isWhitespace(text.charCodeAt(end - 1))) end--;
+  if (end === start) {
+    // All tail: the title is its first character, unless `.` cannot take it (a line terminator); then, as
+    // above, one space given back is the title.
+    if (!isLineTerminator(text.charCodeAt(start))) return text[start];
+    return spaces >= 2 ? ' ' : undefined;
+  }
+  // `.` matches no line terminator: a title holding one cannot match, however the spaces are shared out.
+  for (let i = start; i < end; i++) if (isLineTerminator(text.charCodeAt(i))) return undefined;
+  return text.slice(start, end);
 }
 
 /**
@@ -82,10 +114,10 @@ export function splitSections(body: string, lines: readonly MarkdownLine[]): Doc
       if (buffer.length > 0) contiguous = false;
       continue;
     }
-    const match = l.fenced ? null : /^## +(.+?)\s*#*\s*$/.exec(l.text);
-    if (match) {
+    const match = l.fenced ? undefined : readHeadingText(l.text, 2);
+    if (match !== undefined) {
       flush();
-      heading = match[1]!;
+      heading = match;
       start = l.line;
       buffer = [];
       from = -1;
@@ -103,11 +135,11 @@ export function splitSections(body: string, lines: readonly MarkdownLine[]): Doc
 export interface MarkdownLink {
   readonly target: string;
   readonly line: number;
+  /** 1-based column of the target's first character (its `<` when written in angle brackets). */
   readonly column: number;
 }
 
-const INLINE_LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
-const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/;
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/d;
 
 const linksMemo = new WeakMap<readonly MarkdownLine[], readonly MarkdownLink[]>();
 const urisMemo = new WeakMap<
@@ -130,28 +162,202 @@ export function findLinks(lines: readonly MarkdownLine[]): readonly MarkdownLink
 function scanLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
   const links: MarkdownLink[] = [];
   for (const l of lines) {
-    // Most lines hold no link at all; skip them before any regex runs (a 10,000-document tree has a million).
+    // Most lines hold no link at all; skip them before any scan runs (a 10,000-document tree has a million).
     if (l.fenced || (!l.text.includes('](') && !l.text.includes(']:'))) continue;
     const text = maskCodeSpans(l.text);
     const definition = REFERENCE_DEFINITION.exec(text);
     if (definition) {
-      links.push({
-        target: unbracket(definition[1]!),
-        line: l.line,
-        column: text.indexOf(definition[1]!) + 1,
-      });
+      links.push({ target: unbracket(definition[1]!), line: l.line, column: definition.indices![1]![0] + 1 });
       continue;
     }
-    for (const match of text.matchAll(INLINE_LINK)) {
-      const raw = match[1]!;
-      links.push({
-        target: unbracket(raw),
-        line: l.line,
-        column: (match.index ?? 0) + match[0].indexOf(raw) + 1,
-      });
-    }
+    scanInlineLinks(text, (from, to) => {
+      links.push({ target: unbracket(text.slice(from, to)), line: l.line, column: from + 1 });
+    });
   }
   return links;
+}
+
+/** Counts the characters the linear scanners examine, for tests that check the work grows linearly. */
+export interface ScanMeter {
+  steps: number;
+}
+
+/**
+ * Calls `found(from, to)` with the destination of every inline link `[label](destination "title")` in `text`,
+ * left to right, never overlapping: the matches of
+ *
+ *     /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g
+ *
+ * (what this scanner replaced), found in time linear in `text`. That pattern tries every `[` and, for each,
+ * scans to the end of the line when the link does not close: a line of `[](` repeated took seconds. Here every
+ * scan that several starts would repeat answers from the last one (see `createFinder`).
+ */
+export function scanInlineLinks(
+  text: string,
+  found: (from: number, to: number) => void,
+  meter?: ScanMeter,
+): void {
+  const n = text.length;
+  const notDestination = (c: number) => c === 0x29 || isWhitespace(c);
+  const runEnd = createFinder(text, notDestination, meter);
+  const closeAngle = createFinder(text, (c) => c === 0x3e, meter);
+  // Titles after an angle-bracket destination and after a plain one, each scanned forward only.
+  const titleEnds = [0, 1].map(() => ({
+    double: createFinder(text, (c) => c === 0x22, meter),
+    single: createFinder(text, (c) => c === 0x27, meter),
+    paren: createFinder(text, (c) => c === 0x29, meter),
+  }));
+  const closes = new Map<number, number>();
+  /** Where a link whose destination ends at `k` ends (after its `)`), or -1: optional title, spaces, `)`. */
+  const close = (k: number, path: number): number => {
+    const cached = closes.get(k);
+    if (cached !== undefined) return cached;
+    let m = skipWhitespace(text, k, meter);
+    let end = -1;
+    if (m > k) {
+      const c = text.charCodeAt(m);
+      const finder =
+        c === 0x22
+          ? titleEnds[path]!.double
+          : c === 0x27
+            ? titleEnds[path]!.single
+            : c === 0x28
+              ? titleEnds[path]!.paren
+              : undefined;
+      const quote = finder ? finder(m + 1) : -1;
+      if (quote !== -1) {
+        const after = skipWhitespace(text, quote + 1, meter);
+        if (text.charCodeAt(after) === 0x29) end = after + 1;
+      }
+    }
+    if (end === -1 && text.charCodeAt(m) === 0x29) end = m + 1;
+    closes.set(k, end);
+    return end;
+  };
+  let labelFrom = -1;
+  let labelEnd = -1;
+  let i = 0;
+  while (i < n) {
+    const open = text.indexOf('[', i);
+    if (open === -1) break;
+    // A `[` inside the label scanned last starts on one of its token boundaries, so its label ends there too.
+    let e: number;
+    if (open + 1 > labelFrom && open + 1 <= labelEnd) e = labelEnd;
+    else {
+      e = readLabelEnd(text, open + 1, meter);
+      labelFrom = open + 1;
+      labelEnd = e;
+    }
+    let matchEnd = -1;
+    let from = -1;
+    let to = -1;
+    if (text.charCodeAt(e) === 0x5d && text.charCodeAt(e + 1) === 0x28) {
+      const q = skipWhitespace(text, e + 2, meter);
+      if (q < n) {
+        if (text.charCodeAt(q) === 0x3c) {
+          const gt = closeAngle(q + 1);
+          if (gt !== -1) {
+            matchEnd = close(gt + 1, 0);
+            if (matchEnd !== -1) {
+              from = q;
+              to = gt + 1;
+            }
+          }
+        }
+        if (matchEnd === -1) {
+          const d = runEnd(q);
+          const stop = d === -1 ? n : d;
+          // A shorter destination would be followed by a character that is neither a space nor `)`: no match.
+          if (stop > q) {
+            matchEnd = close(stop, 1);
+            if (matchEnd !== -1) {
+              from = q;
+              to = stop;
+            }
+          }
+        }
+      }
+    }
+    if (matchEnd === -1) {
+      i = open + 1;
+      continue;
+    }
+    found(from, to);
+    i = matchEnd;
+  }
+}
+
+/**
+ * Where the label that starts at `from` stops: at its closing `]`, or where `(?:[^\]\\]|\\.)*` stops (a
+ * backslash before a line terminator or at the end), or at the end of `text`.
+ */
+function readLabelEnd(text: string, from: number, meter: ScanMeter | undefined): number {
+  const n = text.length;
+  let k = from;
+  while (k < n) {
+    const c = text.charCodeAt(k);
+    if (c === 0x5d) break;
+    if (c === 0x5c) {
+      if (k + 1 >= n || isLineTerminator(text.charCodeAt(k + 1))) break;
+      k += 2;
+    } else k++;
+  }
+  if (meter) meter.steps += k - from + 1;
+  return Math.min(k, n);
+}
+
+/**
+ * A search for the first index at or after `from` whose character satisfies `test` (-1: none). Queried with
+ * positions that never decrease, it scans each character at most once: an answer covers every later query up
+ * to it.
+ */
+function createFinder(
+  text: string,
+  test: (c: number) => boolean,
+  meter: ScanMeter | undefined,
+): (from: number) => number {
+  /** The first match at or after `lastFrom` is `lastFound` (-1: there is none); nothing asked yet while -1. */
+  let lastFrom = -1;
+  let lastFound = -1;
+  return (from) => {
+    if (lastFrom !== -1 && from >= lastFrom && (lastFound === -1 || from <= lastFound)) return lastFound;
+    let k = from;
+    const n = text.length;
+    while (k < n && !test(text.charCodeAt(k))) k++;
+    if (meter) meter.steps += k - from + 1;
+    lastFrom = from;
+    lastFound = k < n ? k : -1;
+    return lastFound;
+  };
+}
+
+function skipWhitespace(text: string, from: number, meter: ScanMeter | undefined): number {
+  let k = from;
+  while (k < text.length && isWhitespace(text.charCodeAt(k))) k++;
+  if (meter) meter.steps += k - from + 1;
+  return k;
+}
+
+/** What `\s` matches in a JavaScript regular expression. */
+export function isWhitespace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** The characters `.` does not match in a JavaScript regular expression. */
+function isLineTerminator(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
 }
 
 export interface UriMention {
@@ -182,20 +388,67 @@ function scanSchemeUris(lines: readonly MarkdownLine[], scheme: string): UriMent
       const end = (match.index ?? 0) + match[0].length;
       const next = l.text[end];
       if (next === '{' || next === '<') continue;
-      const uri = match[0].replace(/[.,;:!?]+$/, '').replace(/\/$/, '');
+      const uri = trimUri(match[0]);
       found.push({ uri, line: l.line, column: (match.index ?? 0) + 1 });
     }
   }
   return found;
 }
 
-function maskCodeSpans(text: string): string {
-  return text.replace(/(`+)(?:(?!\1).)*?\1/g, (span) => ' '.repeat(span.length));
+/** Trailing sentence punctuation is not part of a URI written in prose, nor is one trailing slash. */
+function trimUri(uri: string): string {
+  let end = uri.length;
+  while (end > 0 && '.,;:!?'.includes(uri[end - 1]!)) end--;
+  if (end > 0 && uri.charCodeAt(end - 1) === 0x2f) end--;
+  return end === uri.length ? uri : uri.slice(0, end);
+}
+
+/**
+ * `text` with every inline code span (backticks included) replaced by spaces, so nothing inside one reads as a
+ * link. As CommonMark has it within a line: a run of backticks opens a span that the next run of exactly as
+ * many backticks closes; a run that nothing closes is literal. Linear: the next run of each length is looked up,
+ * not searched for (a line of backtick runs made the pattern this replaced quadratic).
+ */
+export function maskCodeSpans(text: string, meter?: ScanMeter): string {
+  if (!text.includes('`')) return text;
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  for (let i = text.indexOf('`'); i !== -1; i = text.indexOf('`', i)) {
+    let j = i;
+    while (text.charCodeAt(j) === 0x60) j++;
+    starts.push(i);
+    lengths.push(j - i);
+    i = j;
+  }
+  if (meter) meter.steps += text.length;
+  // next[r]: the next run after r with the same length, found right to left through a map keyed by length.
+  const next = new Int32Array(starts.length).fill(-1);
+  const seen = new Map<number, number>();
+  for (let r = starts.length - 1; r >= 0; r--) {
+    const length = lengths[r]!;
+    next[r] = seen.get(length) ?? -1;
+    seen.set(length, r);
+  }
+  let out = '';
+  let copied = 0;
+  for (let r = 0; r < starts.length; r++) {
+    const closing = next[r]!;
+    if (closing === -1) continue;
+    const from = starts[r]!;
+    const to = starts[closing]! + lengths[closing]!;
+    out += text.slice(copied, from) + ' '.repeat(to - from);
+    copied = to;
+    r = closing;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 function unbracket(target: string): string {
   return target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
 }
+
+/** @internal For tests: the scanners this module is built from. */
+export const markdownInternals = { maskCodeSpans, scanInlineLinks, readHeadingText };
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,0 +1,192 @@
+/**
+ * The Markdown scanners run in time linear in their input and answer what the patterns they replaced answered.
+ *
+ * - Oracles: on short random lines over the characters that matter, each scanner equals a plain definition
+ *   (the regular expression it replaced, or a quadratic transcription of the CommonMark rule).
+ * - Linearity: on pathological lines of 1 MB and 2 MB (`[](` repeated, backtick runs, `](` chains, unclosed
+ *   brackets, deep nesting), a work meter counts the characters the scanners examine. The tests assert that the
+ *   count stays within a small multiple of the input and doubles, not quadruples, when the input doubles. No
+ *   time is measured; that every case also completes well inside vitest's timeout is the liveness half.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  findLinks,
+  findSchemeUris,
+  findTitles,
+  type MarkdownLine,
+  markdownInternals,
+  readLines,
+  type ScanMeter,
+  splitSections,
+} from '../../src/core/markdown.js';
+
+const { maskCodeSpans, scanInlineLinks, readHeadingText } = markdownInternals;
+
+/** The pattern the inline-link scanner replaced; `d` gives the destination's own offsets. */
+const INLINE_LINK =
+  /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/dg;
+
+function regexLinks(text: string): [number, number][] {
+  return [...text.matchAll(INLINE_LINK)].map((m) => [m.indices![1]![0], m.indices![1]![1]]);
+}
+
+function scannedLinks(text: string, meter?: ScanMeter): [number, number][] {
+  const out: [number, number][] = [];
+  scanInlineLinks(text, (from, to) => out.push([from, to]), meter);
+  return out;
+}
+
+/** CommonMark code spans within one line, by the letter of the rule: quadratic, obviously right. */
+function oracleMask(text: string): string {
+  const chars = [...text];
+  const runs: { start: number; length: number }[] = [];
+  for (let i = 0; i < text.length; ) {
+    if (text[i] !== '`') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (text[j] === '`') j++;
+    runs.push({ start: i, length: j - i });
+    i = j;
+  }
+  const masked = text.split('');
+  for (let r = 0; r < runs.length; r++) {
+    const open = runs[r]!;
+    const close = runs.findIndex((c, k) => k > r && c.length === open.length);
+    if (close === -1) continue;
+    const end = runs[close]!.start + runs[close]!.length;
+    for (let k = open.start; k < end; k++) masked[k] = ' ';
+    r = close;
+  }
+  return chars.length === 0 ? text : masked.join('');
+}
+
+const line = (text: string): MarkdownLine[] => [{ text, line: 1, fenced: false }];
+
+describe('inline links', () => {
+  const unit = fc.constantFrom(...'[]()!<>"\' \\ax\t\u00a0\r'.split(''), '](', '[a](', '\\]', '`');
+  it('equal the matches of the pattern they replaced, destination offsets included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), (text) => {
+        expect(scannedLinks(text)).toEqual(regexLinks(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('read targets and columns through findLinks, code spans masked', () => {
+    const links = findLinks(line('See [a](a) and `[b](b)` then ![c](<c d> "t") [e](e#x).'));
+    expect(links.map((l) => [l.target, l.column])).toEqual([
+      ['a', 9],
+      ['c d', 35],
+      ['e#x', 50],
+    ]);
+  });
+});
+
+describe('code spans', () => {
+  it('are masked as CommonMark closes them, runs of equal length only', () => {
+    const unit = fc.constantFrom('`', '``', '```', 'a', ' ', '[', ']', '(', ')');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 30 }), (text) => {
+        expect(maskCodeSpans(text)).toBe(oracleMask(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('headings', () => {
+  it('read as /^#{n} +(.+?)\\s*#*\\s*$/ reads them', () => {
+    const unit = fc.constantFrom('#', ' ', 'a', '\t', '\r', '\u00a0', '\u2028', 'b #');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 16 }), fc.constantFrom(1, 2), (text, level) => {
+        const pattern = level === 1 ? /^# +(.+?)\s*#*\s*$/ : /^## +(.+?)\s*#*\s*$/;
+        expect(readHeadingText(text, level)).toBe(pattern.exec(text)?.[1]);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('scheme URIs', () => {
+  it('drop trailing punctuation and one trailing slash, as before', () => {
+    const unit = fc.constantFrom('a', '.', ',', ';', ':', '!', '?', '/', 'x://');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 20 }), (tail) => {
+        const text = `see x://${tail}`;
+        const expected = [...text.matchAll(/(?<![A-Za-z0-9+.-])x:\/\/[A-Za-z0-9._~/%+-]*/g)]
+          .filter((m) => !['{', '<'].includes(text[(m.index ?? 0) + m[0].length] ?? ''))
+          .map((m) => m[0].replace(/[.,;:!?]+$/, '').replace(/\/$/, ''));
+        expect(findSchemeUris(line(text), 'x').map((u) => u.uri)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+/** Pathological lines of about `size` characters, each with the number of links it holds. */
+function pathological(size: number): { name: string; text: string; links: number }[] {
+  const repeat = (unit: string) => unit.repeat(Math.ceil(size / unit.length));
+  const runs = (() => {
+    // Backtick runs of every length 1, 2, 3, …: no two alike, so nothing closes.
+    let out = '';
+    for (let k = 1; out.length < size; k++) out += `${'`'.repeat(k)}a`;
+    return out;
+  })();
+  return [
+    { name: '[]( repeated', text: repeat('[]('), links: 0 },
+    { name: '[](x) repeated', text: repeat('[](x)'), links: Math.ceil(size / 5) },
+    { name: '[a](< repeated', text: repeat('[a](<'), links: 0 },
+    { name: '[](x " repeated', text: repeat('[](x "'), links: 0 },
+    { name: ']( chain', text: repeat(']('), links: 0 },
+    { name: 'unclosed brackets', text: repeat('['), links: 0 },
+    { name: 'deep nesting', text: `${'['.repeat(size / 2)}](x)${']'.repeat(size / 2)}`, links: 1 },
+    { name: 'nested parentheses', text: `[a](${'('.repeat(size)}`, links: 0 },
+    { name: 'backslashes', text: `[${'\\'.repeat(size)}](x)`, links: 1 },
+    { name: 'one backtick run', text: repeat('`'), links: 0 },
+    { name: 'backtick runs of growing length', text: `${runs}[a](b)`, links: 1 },
+    { name: 'spaces before a title', text: `[a](b${' '.repeat(size)}"t"`, links: 0 },
+  ];
+}
+
+describe('on pathological lines of 1 MB and 2 MB', () => {
+  const MB = 1 << 20;
+  const small = pathological(MB);
+  const large = pathological(2 * MB);
+
+  it.each(small.map((c, i) => [c.name, i] as const))('%s: linear work, the right answer', (_, i) => {
+    const work = (text: string) => {
+      const meter: ScanMeter = { steps: 0 };
+      const found = scannedLinks(maskCodeSpans(text, meter), meter);
+      return { found, steps: meter.steps };
+    };
+    const one = work(small[i]!.text);
+    const two = work(large[i]!.text);
+    expect(one.found).toHaveLength(small[i]!.links);
+    expect(two.found).toHaveLength(large[i]!.links);
+    expect(one.steps).toBeLessThanOrEqual(8 * small[i]!.text.length);
+    expect(two.steps).toBeLessThanOrEqual(2.2 * one.steps + 16);
+    // The public entry point answers the same.
+    expect(findLinks(line(small[i]!.text))).toHaveLength(small[i]!.links);
+  });
+
+  it('headings, fences and sections read a 1 MB line once', () => {
+    const text = `# a${' '.repeat(MB)}b`;
+    expect(findTitles(line(text))).toEqual([{ text: text.slice(2), line: 1 }]);
+    const body = `## h${' \t'.repeat(MB / 2)}x\n${'`'.repeat(MB)}\n${'~'.repeat(MB)}`;
+    expect(splitSections(body, readLines(body)).map((s) => s.heading)).toEqual([
+      body.split('\n')[0]!.slice(3),
+    ]);
+  });
+
+  it('scheme URIs on a 1 MB line of dots and of repeated schemes', () => {
+    const dots = `x://a${'.'.repeat(MB)}`;
+    expect(findSchemeUris(line(dots), 'x').map((u) => u.uri)).toEqual(['x://a']);
+    const repeated = 'x://'.repeat(MB / 4);
+    const expected = [...repeated.matchAll(/(?<![A-Za-z0-9+.-])x:\/\/[A-Za-z0-9._~/%+-]*/g)].length;
+    expect(findSchemeUris(line(repeated), 'x')).toHaveLength(expected);
+  });
+});
