@@ -212,7 +212,7 @@ export function scanInlineLinks(
   const close = (k: number, path: number): number => {
     const cached = closes.get(k);
     if (cached !== undefined) return cached;
-    let m = skipWhitespace(text, k, meter);
+    const m = skipWhitespace(text, k, meter);
     let end = -1;
     if (m > k) {
       const c = text.charCodeAt(m);
