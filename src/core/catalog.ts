@@ -13,6 +13,22 @@ import {
 } from './coverage.js';
 import { codes, compare, type Diagnostic, diagnose, sortDiagnostics } from './diagnostics.js';
 import { buildDocumentId, DOCUMENTS_DIR, type ParsedDocument, readDocument } from './documents.js';
+import { resolveLink } from './links.js';
+import {
+  applyCheckConfig,
+  type CheckConfig,
+  checkConfigCodes,
+  classifyLinkPath,
+  DEFAULT_CHECK_CONFIG,
+  type Directive,
+  lintBase,
+  lintRouting,
+  lintScope,
+  lintSkill,
+  lintSkillSet,
+  readDirectivesOf,
+  resolveCheckConfig,
+} from './lint/index.js';
 import { findLinks, findSchemeUris, type MarkdownLine, readLines } from './markdown.js';
 import { PersistentMap, type PersistentMapEditor } from './persistent-map.js';
 import { readScope, SCOPE_FILE } from './scope.js';
@@ -55,6 +71,8 @@ export const PRIORITY = {
 } as const;
 
 export const DEFAULT_DESCRIPTION_BUDGET = 3970;
+
+export { resolveLink };
 
 /** The sentence in front of every skill's description: a skill is followed, not read. */
 export const SKILL_SENTENCE =
@@ -233,6 +251,11 @@ function createState(options: BuildOptions): BuilderState {
   let coverage: Coverage = { purpose: '', scopes: [], topics: [], routing: [], notCovered: [] };
   let tools: readonly string[] = [];
   let templates: readonly ResourceTemplateEntry[] = buildTemplates(scheme);
+  /** The scope file's `check` section, and what the lint rules found in the scope file. */
+  let checkConfig: CheckConfig = DEFAULT_CHECK_CONFIG;
+  let scopeLintDiagnostics: Diagnostic[] = [];
+  /** Inline `companion-disable` directives, per file that has any. */
+  const directives = new Map<string, readonly Directive[]>();
 
   // Per file and per skill.
   const strays = new Map<string, Diagnostic>();
@@ -252,6 +275,7 @@ function createState(options: BuildOptions): BuilderState {
   let coverageDiagnostics: Diagnostic[] = [];
   let skillScopes = new Map<string, string>();
   let budgetDiagnostics: Diagnostic[] = [];
+  let skillSetDiagnostics: Diagnostic[] = [];
   let servedDocumentPaths: string[] = [];
   let publishedSkillIds: string[] = [];
   let documents: DocumentEntry[] = [];
@@ -291,6 +315,7 @@ function createState(options: BuildOptions): BuilderState {
       scope = read.scope;
       positionOf = read.positionOf;
     }
+    checkConfig = resolveCheckConfig(scope);
     server = scope?.server ?? DEFAULT_SERVER;
     scheme = server.scheme;
     scopesById = new Map(scope?.scopes.map((s) => [s.id, s]) ?? []);
@@ -307,6 +332,7 @@ function createState(options: BuildOptions): BuilderState {
       );
       base = undefined;
     }
+    if (base) baseDiagnostics.push(...lintBase(BASE_FILE, base.bytes, decodeUtf8(base.bytes)!));
 
     // Coverage offered to this client and the instructions depend on the scope file alone.
     tools = buildOfferedTools(options.excludeTools ?? []);
@@ -326,8 +352,16 @@ function createState(options: BuildOptions): BuilderState {
       );
       instructions = fitInstructions(instructions);
     }
+    scopeLintDiagnostics =
+      scope && scopeText !== undefined
+        ? [
+            ...checkConfigCodes(scope, SCOPE_FILE, positionOf),
+            ...lintScope(scope, scopeText, positionOf, tools),
+          ]
+        : [];
 
     strays.clear();
+    directives.clear();
     readFindings.clear();
     newest = { mtimeMs: 0, stale: true };
     documentUnits.clear();
@@ -360,6 +394,9 @@ function createState(options: BuildOptions): BuilderState {
     for (const path of paths) {
       strays.delete(path);
       const file = snapshot.files.get(path);
+      const written = file ? readDirectivesOf(path, file.bytes) : [];
+      if (written.length > 0) directives.set(path, written);
+      else directives.delete(path);
       if (path.startsWith(KNOWLEDGE_DIR)) {
         if (KNOWN_KNOWLEDGE_FILES.has(path)) continue;
         if (buildDocumentId(path) !== undefined) touchedDocuments.add(path);
@@ -455,7 +492,14 @@ function createState(options: BuildOptions): BuilderState {
         });
       }
       const after = skillUnits.get(id);
-      setFindings(readFindings, `s:${id}`, after?.readDiagnostics);
+      setFindings(
+        readFindings,
+        `s:${id}`,
+        // Drafts are linted once published, as their links are.
+        after?.skill && !after.skill.draft
+          ? [...after.readDiagnostics, ...lintSkill(after.skill, base, checkConfig.rules)]
+          : after?.readDiagnostics,
+      );
       noteInput(before && skillTime(before), after && skillTime(after));
       const presenceAfter = skillPresence(skillUnits, id, problemsByPath);
       skillsChanged = true;
@@ -542,7 +586,10 @@ function createState(options: BuildOptions): BuilderState {
     for (const key of recheck) checkLinksOf(key, isServed);
 
     // The listing budget hosts keep for all skill names and descriptions together.
-    if (skillsChanged || listChanged) budgetDiagnostics = checkBudget();
+    if (skillsChanged || listChanged) {
+      budgetDiagnostics = checkBudget();
+      skillSetDiagnostics = lintSkillSet(publishedSkillIds.map((id) => skillUnits.get(id)!.skill!));
+    }
 
     // The index, when a title, id, scope or membership changed; its mtime is the newest of its inputs.
     const indexUri = buildIndexUri(scheme);
@@ -572,6 +619,8 @@ function createState(options: BuildOptions): BuilderState {
       ...instructionsDiagnostics,
       ...coverageDiagnostics,
       ...budgetDiagnostics,
+      ...scopeLintDiagnostics,
+      ...skillSetDiagnostics,
     ];
     if (!snapshot.files.has(BASE_FILE) && !problemsByPath.has(BASE_FILE) && snapshot.files.size > 0) {
       diagnostics.push(diagnose(codes.baseMissing, 'skills/base.md does not exist.', { file: BASE_FILE }));
@@ -601,9 +650,11 @@ function createState(options: BuildOptions): BuilderState {
       documents,
       skills,
     };
+    const checked = applyCheckConfig(diagnostics, checkConfig, directives);
     return {
       catalog: options.notice ? withNotice(catalog, options.notice) : catalog,
-      diagnostics: sortDiagnostics(diagnostics),
+      diagnostics: sortDiagnostics(checked.diagnostics),
+      suppressed: sortDiagnostics(checked.suppressed),
     };
   }
 
@@ -818,6 +869,13 @@ function createState(options: BuildOptions): BuilderState {
         );
       }
     }
+    diagnostics.push(
+      ...lintRouting(scope, scheme, positionOf, (owner) =>
+        owner.startsWith('d:')
+          ? documentPresence(documentUnits, `${DOCUMENTS_DIR}${owner.slice(2)}.md`, problemsByPath)
+          : skillPresence(skillUnits, owner.slice(2), problemsByPath),
+      ),
+    );
   }
 
   /**
@@ -980,6 +1038,8 @@ function checkSkillLinks(
   for (const [path, file, lines] of markdown) {
     checkUris(file, lines);
     for (const link of findLinks(lines)) {
+      // Backslashes and absolute local paths have their own findings (CMP505, CMP506).
+      if (classifyLinkPath(link.target) !== undefined) continue;
       const resolved = resolveLink(path, link.target);
       if (resolved === null || (resolved !== undefined && served.has(resolved))) continue;
       out.push(
@@ -1001,6 +1061,7 @@ function checkBaseLinks(lines: readonly MarkdownLine[], skills: readonly SkillEn
   if (links.length === 0) return out;
   const filesOf = new Map(skills.map((s) => [s.id, new Set(s.files.map((f) => f.path))]));
   for (const link of links) {
+    if (classifyLinkPath(link.target) !== undefined) continue;
     const resolved = resolveLink(BASE_PATH, link.target);
     if (resolved === null) continue;
     const missing = skills
@@ -1077,34 +1138,6 @@ export function withNotice(catalog: Catalog, notice: string): Catalog {
     notice: text,
     instructions: fitInstructions(catalog.instructions === '' ? text : `${text}\n\n${catalog.instructions}`),
   };
-}
-
-/**
- * Resolves a relative link written in `fromPath` (a path inside a skill) the way a URI resolves against the
- * file's URI. `null` for links this check does not judge (absolute URIs, fragments); `undefined` when the link
- * climbs out of the skill.
- */
-export function resolveLink(fromPath: string, target: string): string | null | undefined {
-  if (
-    target === '' ||
-    target.startsWith('#') ||
-    /^[A-Za-z][A-Za-z0-9+.-]*:/.test(target) ||
-    target.startsWith('//')
-  ) {
-    return null;
-  }
-  const clean = target.replace(/[?#].*$/, '');
-  if (clean === '') return null;
-  if (clean.startsWith('/')) return undefined;
-  const segments = fromPath.split('/').slice(0, -1);
-  for (const part of clean.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (segments.length === 0) return undefined;
-      segments.pop();
-    } else segments.push(part);
-  }
-  return segments.join('/');
 }
 
 function describeProblem(problem: FileProblem): Diagnostic {

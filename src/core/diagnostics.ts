@@ -152,6 +152,24 @@ export const codes = {
     title: 'Scope file does not reference its JSON Schema',
     hint: 'Add "$schema": "./server-scope.schema.json" as the first key so editors complete and check the file.',
   },
+  proseUnknownTool: {
+    code: 'CMP108',
+    severity: 'warning',
+    title: 'Scope prose names a tool this server does not serve',
+    hint: 'The model reads the instructions, routing and "not covered" entries as written and calls what they name. Name one of the tools companion serves (document_lookup, task_guide, skill_load), or reword the text.',
+  },
+  toolUnreached: {
+    code: 'CMP109',
+    severity: 'warning',
+    title: 'A tool no topic reaches',
+    hint: 'Add the tool to the "tools" of the topics it answers, or exclude it from the server (COMPANION_EXCLUDE_TOOLS) if nothing here needs it: a tool no topic names is offered with nothing to say about it.',
+  },
+  routingUnknownTarget: {
+    code: 'CMP110',
+    severity: 'error',
+    title: 'Routing names a document or skill that does not exist',
+    hint: 'Correct the id in "with" (a skill id for skill_load, a document id or URI for document_lookup), or write the document or skill. The model passes it to the tool as written, and the call fails.',
+  },
 
   // CMP2xx: coverage, in both directions.
   documentNotCovered: {
@@ -326,6 +344,60 @@ export const codes = {
     title: 'SKILL.md has no "# " title',
     hint: 'Give SKILL.md a "# Title" line; hosts show it as the resource title.',
   },
+  descriptionAngleBrackets: {
+    code: 'CMP420',
+    severity: 'error',
+    title: 'Description holds an angle bracket',
+    hint: 'Remove "<" and ">" from `description`: Anthropic\'s skill validator (quick_validate.py) and claude.ai refuse a description with XML-like tags. Write "less than", or quote the term with backticks in the body instead.',
+  },
+  descriptionShort: {
+    code: 'CMP421',
+    severity: 'warning',
+    title: 'Description too short to be picked',
+    hint: 'Say what the skill does and when to use it, in the words a request would contain; a model picks a skill by its description alone. The minimum is `check.rules.minDescriptionLength` in the scope file (default 40 characters).',
+  },
+  descriptionNoTrigger: {
+    code: 'CMP422',
+    severity: 'warning',
+    title: 'Description says no when',
+    hint: 'Add the situations that should trigger the skill, as "Use when …": the Agent Skills specification asks for what the skill does and when to use it, and hosts match requests against that half.',
+  },
+  descriptionStuffed: {
+    code: 'CMP423',
+    severity: 'warning',
+    title: 'Description is a list of keywords',
+    hint: 'Write the description as one or two sentences of what the skill does and when to use it; a bare list of terms reads as noise to the model and matches requests it does not own.',
+  },
+  descriptionPerson: {
+    code: 'CMP424',
+    severity: 'warning',
+    title: 'Description in the first or second person',
+    hint: 'Write in the third person, as an outcome ("Converts PDF forms …"), not "I can help you …" or "You can use this …": the description is injected into the model\'s context beside other skills, and a shifting point of view hurts discovery.',
+  },
+  descriptionDuplicate: {
+    code: 'CMP425',
+    severity: 'warning',
+    title: 'Two skills share a description',
+    hint: 'Give each skill a description that tells it apart: with the same words the model cannot choose, and hosts may drop one. Merge the skills if they really do the same.',
+  },
+  descriptionPlaceholder: {
+    code: 'CMP426',
+    severity: 'warning',
+    title: 'Description is a placeholder or filler',
+    hint: 'Replace the template text ("TODO", "Description goes here", "This skill …") with what the skill does and when to use it, starting with the verb.',
+  },
+  skillBodyEmpty: {
+    code: 'CMP427',
+    severity: 'warning',
+    title: 'SKILL.md has no instructions',
+    hint: 'Write the workflow under the title: the steps to follow and the files to read at each. A skill with an empty body is picked and then does nothing.',
+  },
+  requiredLink: {
+    code: 'CMP428',
+    severity: 'warning',
+    title: 'Skill does not link a file the house rules require',
+    hint: 'Link the file from SKILL.md (for example "Start with [references/base.md](references/base.md)."), as `check.rules.requireLinks` in the scope file asks of every published skill.',
+  },
 
   // CMP5xx: links.
   brokenLink: {
@@ -339,6 +411,152 @@ export const codes = {
     severity: 'error',
     title: 'URI names no served resource',
     hint: 'Correct the URI: every document is at <scheme>://guides/<id>, every skill at <scheme>://skill/<id>/SKILL.md.',
+  },
+  unclosedFence: {
+    code: 'CMP503',
+    severity: 'error',
+    title: 'Code fence never closed',
+    hint: 'Close the block with a line of the same fence (at least as many backticks or tildes) after its last line: everything below an unclosed fence renders, and reaches the model, as code — headings, links and instructions included.',
+  },
+  brokenFragment: {
+    code: 'CMP504',
+    severity: 'warning',
+    title: 'Link fragment names no heading',
+    hint: 'Point the "#fragment" at a heading of the target as GitHub spells its anchor (lowercase, spaces as "-", punctuation dropped: "## Set up a host" is #set-up-a-host), or rename the heading.',
+  },
+  backslashLink: {
+    code: 'CMP505',
+    severity: 'error',
+    title: 'Link path with backslashes',
+    hint: 'Write the path with "/": links are URI references, resolved against the file\'s URI by every host, and a backslash is part of a file name there, not a separator.',
+  },
+  absoluteLink: {
+    code: 'CMP506',
+    severity: 'error',
+    title: 'Link to an absolute local path',
+    hint: 'Link relative to the file (references/guide.md), or to a served URI: a path on your machine (/home/…, C:\\…, file://, ~/…) resolves to nothing for a host, and shows how your disk is laid out.',
+  },
+  crlf: {
+    code: 'CMP507',
+    severity: 'warning',
+    title: 'CRLF line endings',
+    hint: 'Save the file with LF line endings (`companion check --fix` converts it): validators that match front matter as "---\\n" (Anthropic\'s quick_validate.py among them) do not find it in a CRLF file.',
+  },
+  frontMatterWhitespace: {
+    code: 'CMP508',
+    severity: 'warning',
+    title: 'Trailing whitespace in front matter',
+    hint: 'Remove the spaces or tabs at the end of the line (`companion check --fix` does): after a "---" line strict readers do not see the front matter at all, and after a value they are a change no one sees in review.',
+  },
+
+  // CMP6xx: secrets, shipped files, progressive disclosure, host rules; CMP69x: the check configuration.
+  secret: {
+    code: 'CMP600',
+    severity: 'error',
+    title: 'Served text holds a credential',
+    hint: 'Remove the credential, revoke it at its issuer (it is in your history now), and refer to it by name ("set OPENAI_API_KEY") instead. Everything companion serves reaches every connected host. A documented example value can be suppressed with `<!-- companion-disable-next-line CMP600 -->` on the line above it.',
+  },
+  credentialFile: {
+    code: 'CMP601',
+    severity: 'error',
+    title: 'Credential file in a skill',
+    hint: 'Delete the file from the skill and revoke what it holds: a key store or private key is never served (it is left out of the skill), and a skill needs none to be followed.',
+  },
+  binaryFile: {
+    code: 'CMP610',
+    severity: 'warning',
+    title: 'Binary file where text is expected',
+    hint: "Hosts read skill files into the model's context: ship source or text, not compiled binaries, and save text files as UTF-8. A file whose name says text but whose bytes are not is served as an opaque blob.",
+  },
+  largeFile: {
+    code: 'CMP611',
+    severity: 'warning',
+    title: 'File over the size budget',
+    hint: 'Shrink the asset, or move it out of the skill and link where it lives: every file counts toward the 16 MiB a host accepts per skill. The budget is `check.rules.maxFileBytes` in the scope file (default 1 MiB).',
+  },
+  extraneousFile: {
+    code: 'CMP612',
+    severity: 'warning',
+    title: 'File for a repository, not for a skill',
+    hint: 'README, CHANGELOG, CONTRIBUTING, Makefile and the like are served as files of the skill, and hosts may load them as its content. Move them out of the skill directory; put the license in the `license` field.',
+  },
+  bodyLines: {
+    code: 'CMP620',
+    severity: 'warning',
+    title: 'SKILL.md body over the line budget',
+    hint: 'Keep SKILL.md to the workflow and move detail into files under references/ that the body links at the step that needs them: the Agent Skills guidance is about 500 lines. The budget is `check.rules.maxBodyLines` in the scope file.',
+  },
+  bodyTokens: {
+    code: 'CMP621',
+    severity: 'warning',
+    title: 'SKILL.md body over the token budget',
+    hint: "Move detail into references/ files linked from the step that needs them: the whole body enters the model's context when the skill is picked (guidance: about 5,000 tokens). Tokens are estimated offline, one per 4 ASCII characters and one per other character; the budget is `check.rules.maxBodyTokens`.",
+  },
+  referenceTokens: {
+    code: 'CMP622',
+    severity: 'warning',
+    title: 'Reference over the token budget',
+    hint: 'Split the file by topic, each linked from the step that needs it, or add a table of contents at its top so a model can read the part it needs. Tokens are estimated offline as for SKILL.md; the budget is `check.rules.maxReferenceTokens` (default 10,000).',
+  },
+  nestedReference: {
+    code: 'CMP623',
+    severity: 'warning',
+    title: 'Reference reached only through another reference',
+    hint: 'Link the file from SKILL.md too, at the step that needs it: models read files linked from SKILL.md, and often only part of a file a reference links on to. Keep references one level deep.',
+  },
+  orphanFile: {
+    code: 'CMP624',
+    severity: 'warning',
+    title: 'File nothing links to',
+    hint: 'Link the file from SKILL.md (or a reference) at the step that uses it, or delete it: a model learns that a file exists only from a link or a path written in the skill.',
+  },
+  reservedMetadata: {
+    code: 'CMP640',
+    severity: 'error',
+    title: 'metadata key under the reserved io.modelcontextprotocol/ prefix',
+    hint: 'Rename the key: SEP-2640 reserves `metadata` keys prefixed io.modelcontextprotocol/ for MCP extensions, and hosts ignore the ones they do not know (or read them as an extension defines them).',
+  },
+  allowedToolsIgnored: {
+    code: 'CMP641',
+    severity: 'info',
+    title: 'allowed-tools has no effect over MCP',
+    hint: 'SEP-2640 hosts ignore `allowed-tools` on a skill served over MCP unless the user grants it; it still applies where the skill is installed as files (companion install). Keep it if that is where it matters.',
+  },
+  hostField: {
+    code: 'CMP642',
+    severity: 'warning',
+    title: 'Front matter field only some hosts read',
+    hint: 'Hosts that do not define the field ignore it, and over MCP it has no effect. Keep it if the hosts named rely on it; otherwise remove it, or move it under `metadata`.',
+  },
+  reservedName: {
+    code: 'CMP643',
+    severity: 'warning',
+    title: 'Skill name a host reserves',
+    hint: 'Rename the skill (directory and `name`): the Claude API and claude.ai refuse skill names that contain "anthropic" or "claude".',
+  },
+  multilineDescription: {
+    code: 'CMP644',
+    severity: 'warning',
+    title: 'Description spans several lines',
+    hint: 'Write the description as one line, or as a folded block (`>-`), which YAML joins into one: Codex and Claude Code list each skill on one line as "name: description", and a line break inside it breaks that listing.',
+  },
+  configUnknownCode: {
+    code: 'CMP690',
+    severity: 'warning',
+    title: 'Check configuration names an unknown code',
+    hint: 'Use a code from the diagnostic code reference (knowledge/documents/any/reference/diagnostic-codes.md); a setting for a code that does not exist does nothing.',
+  },
+  directiveUnknownCode: {
+    code: 'CMP691',
+    severity: 'warning',
+    title: 'companion-disable names no known code',
+    hint: 'Name the codes to suppress: `<!-- companion-disable CMP504 -->` for the whole file, `<!-- companion-disable-next-line CMP600 -->` for the line below, `<!-- companion-disable-line CMP504 -->` for its own line (in YAML front matter and scripts, the same words after `#`).',
+  },
+  directiveUnused: {
+    code: 'CMP692',
+    severity: 'info',
+    title: 'companion-disable suppresses nothing',
+    hint: 'Remove the comment, or correct its code or line: a suppression that matches no finding would hide the next real one.',
   },
 } as const satisfies Record<string, DiagnosticData>;
 
@@ -369,7 +587,7 @@ export function diagnose(
 }
 
 /** Sorts by file, line, column, then code: deterministic, so output can be compared byte for byte. */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+export function sortDiagnostics<T extends Diagnostic>(diagnostics: readonly T[]): T[] {
   return [...diagnostics].sort(
     (a, b) =>
       compare(a.file ?? '', b.file ?? '') ||

@@ -6,6 +6,7 @@
 import { decodeUtf8 } from './content.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { parseFrontMatter } from './front-matter.js';
+import { lintDocument } from './lint/document-rules.js';
 import { findTitles, type MarkdownLine, readLines, splitSections } from './markdown.js';
 import type { DocumentSection, SourceFile } from './types.js';
 import { isSafePath } from './uris.js';
@@ -157,6 +158,8 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
       ),
     );
   }
+  // Findings, not serving rules: the document is served whatever they say.
+  diagnostics.push(...lintDocument(path, text, lines, fm.bodyLine));
   const segments = id.split('/');
   return {
     document: {

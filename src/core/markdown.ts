@@ -183,7 +183,8 @@ export interface ScanMeter {
 }
 
 /**
- * Calls `found(from, to)` with the destination of every inline link `[label](destination "title")` in `text`,
+ * Calls `found(from, to, link)` with the destination of every inline link `[label](destination "title")` in
+ * `text` (and, in `link`, where the whole link starts and ends and where its label ends, at the `]`),
  * left to right, never overlapping: the matches of
  *
  *     /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g
@@ -194,7 +195,7 @@ export interface ScanMeter {
  */
 export function scanInlineLinks(
   text: string,
-  found: (from: number, to: number) => void,
+  found: (from: number, to: number, link: { start: number; labelEnd: number; end: number }) => void,
   meter?: ScanMeter,
 ): void {
   const n = text.length;
@@ -282,7 +283,8 @@ export function scanInlineLinks(
       i = open + 1;
       continue;
     }
-    found(from, to);
+    const start = open > i && text.charCodeAt(open - 1) === 0x21 ? open - 1 : open;
+    found(from, to, { start, labelEnd: e, end: matchEnd });
     i = matchEnd;
   }
 }

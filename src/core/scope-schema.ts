@@ -88,6 +88,57 @@ const NotCoveredSchema = z.strictObject({
   instead: z.string().optional().describe('Where to go instead.'),
 });
 
+const positiveInt = z.number().int().min(1);
+
+const CheckSchema = z
+  .strictObject({
+    severity: z
+      .record(
+        z.string().regex(/^CMP\d{3}$/, 'a diagnostic code such as CMP504'),
+        z.enum(['off', 'info', 'warning', 'error']),
+      )
+      .optional()
+      .describe(
+        'Severity per diagnostic code: "off" drops the finding, "info", "warning" or "error" replace its default. Serving rules do not change with it: a skill that cannot be served stays unserved whatever its finding is set to.',
+      ),
+    rules: z
+      .strictObject({
+        requireLinks: z
+          .array(z.string().min(1))
+          .optional()
+          .describe(
+            'Paths inside a skill that every published SKILL.md must link to, e.g. ["references/base.md"] (CMP428). Default: none.',
+          ),
+        minDescriptionLength: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('Fewest characters a skill description may have (CMP421). Default 40.'),
+        maxBodyLines: positiveInt
+          .optional()
+          .describe('Most lines a SKILL.md body may have (CMP620). Default 500.'),
+        maxBodyTokens: positiveInt
+          .optional()
+          .describe('Most estimated tokens a SKILL.md body may have (CMP621). Default 5000.'),
+        maxReferenceTokens: positiveInt
+          .optional()
+          .describe('Most estimated tokens a file under references/ may have (CMP622). Default 10000.'),
+        maxFileBytes: positiveInt
+          .optional()
+          .describe(
+            'Most bytes a file of a skill other than SKILL.md may have (CMP611). Default 1048576 (1 MiB).',
+          ),
+      })
+      .optional()
+      .describe('House rules and budgets.'),
+  })
+  .describe(
+    'How companion check, dev and serve judge this content: severities per code and house rules. Inline, `<!-- companion-disable CODE -->` suppresses a code in one file, `<!-- companion-disable-next-line CODE -->` on the next line.',
+  );
+
+export type CheckSettings = z.output<typeof CheckSchema>;
+
 export const ServerScopeSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
@@ -112,6 +163,7 @@ export const ServerScopeSchema = z
       .describe(
         'Characters a host keeps for all published skill names and descriptions together (each counts name + description + 4). Default 3970, what Claude Code keeps; raise it only for hosts that load skills on demand.',
       ),
+    check: CheckSchema.optional(),
   })
   .describe('companion server scope: identity, coverage and routing of one content repository.');
 

@@ -6,6 +6,8 @@
 import { decodeUtf8 } from './content.js';
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
+import { HOST_FIELDS } from './lint/host-rules.js';
+import { isCredentialPath } from './lint/secrets.js';
 import { findTitles, type MarkdownLine, readLines } from './markdown.js';
 import type { SourceFile } from './types.js';
 import { isSafePath, isSafeSegment } from './uris.js';
@@ -38,6 +40,8 @@ export interface ParsedSkill {
   readonly title: string;
   readonly description: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** File position of each top-level front matter key. */
+  readonly keys: ReadonlyMap<string, Position>;
   readonly draft: boolean;
   readonly body: SourceFile;
   readonly bodyText: string;
@@ -228,7 +232,8 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     }
   }
   for (const [key, pos] of fm.keys) {
-    if (!KNOWN_KEYS.has(key)) {
+    // Fields some hosts define have their own finding (CMP642), which names the hosts.
+    if (!KNOWN_KEYS.has(key) && !HOST_FIELDS.has(key)) {
       diagnostics.push(
         diagnose(codes.skillUnknownField, `Front matter key "${key}" is not an Agent Skills field.`, {
           file: bodyPath,
@@ -262,6 +267,15 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     if (path === BASE_PATH) {
       diagnostics.push(
         diagnose(codes.baseShadowed, `${dir}/${BASE_PATH} would be replaced by skills/base.md when served.`, {
+          file: `${dir}/${path}`,
+        }),
+      );
+      continue;
+    }
+    if (isCredentialPath(path)) {
+      // A key store or private key holds nothing but the secret: it is never served.
+      diagnostics.push(
+        diagnose(codes.credentialFile, `"${path}" is a credential file; it is not served.`, {
           file: `${dir}/${path}`,
         }),
       );
@@ -318,6 +332,7 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
       title: titles[0]?.text ?? id,
       description: (description as string).trim(),
       frontmatter: fm.data,
+      keys: fm.keys,
       draft,
       body,
       bodyText: fm.body,

@@ -5,6 +5,7 @@
  * (the MCP surface, the terminal UI, `companion check`) reads a `Catalog` and never the disk.
  */
 import type { Diagnostic } from './diagnostics.js';
+import type { SuppressedDiagnostic } from './lint/directives.js';
 
 /** One file as the loader read it. `path` is posix, relative to the content root (`skills/a/SKILL.md`). */
 export interface SourceFile {
@@ -244,7 +245,11 @@ export interface Catalog {
 
 export interface BuildResult {
   readonly catalog: Catalog;
+  /** Every finding, after the scope file's `check` severities; suppressed ones are not among them. */
   readonly diagnostics: readonly Diagnostic[];
+  /** Findings an inline `companion-disable` directive suppressed, each with where that directive is (always set
+   * by the builder; optional so hand-made results stay valid). */
+  readonly suppressed?: readonly SuppressedDiagnostic[];
 }
 
 /** One immutable build, swapped in whole. Every read, list and manifest is answered from one generation. */

@@ -1,0 +1,88 @@
+/**
+ * The `check` section of the scope file, resolved: a severity per code and the house rules with their
+ * defaults. One value per scope file (memoized on it), so every unit's memo can key on its identity.
+ */
+import { codes, type Diagnostic, diagnose, type Severity } from '../diagnostics.js';
+import type { ServerScope } from '../scope-schema.js';
+
+/** House rules and budgets (see `check.rules` in the scope file's schema for each). */
+export interface LintRules {
+  readonly requireLinks: readonly string[];
+  readonly minDescriptionLength: number;
+  readonly maxBodyLines: number;
+  readonly maxBodyTokens: number;
+  readonly maxReferenceTokens: number;
+  readonly maxFileBytes: number;
+}
+
+export const DEFAULT_LINT_RULES: LintRules = {
+  requireLinks: [],
+  minDescriptionLength: 40,
+  maxBodyLines: 500,
+  maxBodyTokens: 5000,
+  maxReferenceTokens: 10_000,
+  maxFileBytes: 1024 * 1024,
+};
+
+export type SeveritySetting = Severity | 'off';
+
+export interface CheckConfig {
+  /** Codes whose severity the scope file sets. */
+  readonly severity: ReadonlyMap<string, SeveritySetting>;
+  readonly rules: LintRules;
+}
+
+export const DEFAULT_CHECK_CONFIG: CheckConfig = { severity: new Map(), rules: DEFAULT_LINT_RULES };
+
+const resolved = new WeakMap<ServerScope, CheckConfig>();
+const KNOWN_CODES = new Set<string>(Object.values(codes).map((c) => c.code));
+
+/** The configuration `scope` asks for; the defaults without a scope or a `check` section. */
+export function resolveCheckConfig(scope: ServerScope | undefined): CheckConfig {
+  if (scope?.check === undefined) return DEFAULT_CHECK_CONFIG;
+  let config = resolved.get(scope);
+  if (config === undefined) {
+    const rules = scope.check.rules ?? {};
+    config = {
+      severity: new Map(Object.entries(scope.check.severity ?? {})),
+      rules: {
+        requireLinks: rules.requireLinks ?? DEFAULT_LINT_RULES.requireLinks,
+        minDescriptionLength: rules.minDescriptionLength ?? DEFAULT_LINT_RULES.minDescriptionLength,
+        maxBodyLines: rules.maxBodyLines ?? DEFAULT_LINT_RULES.maxBodyLines,
+        maxBodyTokens: rules.maxBodyTokens ?? DEFAULT_LINT_RULES.maxBodyTokens,
+        maxReferenceTokens: rules.maxReferenceTokens ?? DEFAULT_LINT_RULES.maxReferenceTokens,
+        maxFileBytes: rules.maxFileBytes ?? DEFAULT_LINT_RULES.maxFileBytes,
+      },
+    };
+    resolved.set(scope, config);
+  }
+  return config;
+}
+
+/** Whether `code` is one companion reports. */
+export function isKnownCode(code: string): boolean {
+  return KNOWN_CODES.has(code);
+}
+
+/** CMP690 for every code `check.severity` names that does not exist. */
+export function checkConfigCodes(
+  scope: ServerScope | undefined,
+  file: string,
+  positionOf: (path: readonly (string | number)[]) => { line: number; column: number } | undefined,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const code of Object.keys(scope?.check?.severity ?? {})) {
+    if (isKnownCode(code)) continue;
+    out.push(
+      diagnose(
+        codes.configUnknownCode,
+        `check.severity sets "${code}", which is not a code companion reports.`,
+        {
+          file,
+          ...positionOf(['check', 'severity', code]),
+        },
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,183 @@
+/**
+ * Inline suppressions, and the one step that applies the `check` configuration to every finding.
+ *
+ * In Markdown, an HTML comment outside code (fences and inline code spans):
+ *
+ *     <!-- companion-disable CMP504 CMP612 -->         every finding of these codes in this file
+ *     <!-- companion-disable-next-line CMP600 -->      findings on the next line
+ *     text <!-- companion-disable-line CMP504 -->      findings on this line
+ *
+ * In YAML front matter and in any other text file (scripts, JSON is out of luck), the same words in a comment
+ * that starts with `#` or `//`: `# companion-disable-next-line CMP600`. Codes are separated by spaces or
+ * commas; `--` ends them and starts a free-text reason. A directive naming no known code is CMP691; one that
+ * suppresses nothing is CMP692. Neither can be suppressed.
+ */
+import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
+import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
+import { maskCodeSpans, readLines } from '../markdown.js';
+import { type CheckConfig, isKnownCode } from './config.js';
+
+export interface Directive {
+  readonly kind: 'file' | 'line' | 'next-line';
+  /** Known codes it names. */
+  readonly codes: readonly string[];
+  /** Codes it names that companion does not report, and anything else that is not a code. */
+  readonly unknown: readonly string[];
+  /** Where the directive is written, 1-based. */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A finding a directive suppressed, with where that directive is (`file:line`). */
+export interface SuppressedDiagnostic extends Diagnostic {
+  readonly suppressedBy: string;
+}
+
+const MARKER = 'companion-disable';
+const OPEN = /^---[ \t]*\r?$/;
+const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
+
+const memo = new WeakMap<Uint8Array, { readonly path: string; readonly found: readonly Directive[] }>();
+
+/** The directives of a file's bytes, read once per bytes; none for files that are not text. */
+export function readDirectivesOf(path: string, bytes: Uint8Array): readonly Directive[] {
+  const cached = memo.get(bytes);
+  if (cached?.path === path) return cached.found;
+  const text = path.endsWith('.md') || isTextual(buildMimeType(path)) ? decodeUtf8(bytes) : undefined;
+  const found = text === undefined ? [] : readDirectives(path, text);
+  memo.set(bytes, { path, found });
+  return found;
+}
+
+/** The directives written in `text`, a file at `path` (Markdown when it ends in `.md`). */
+export function readDirectives(path: string, text: string): Directive[] {
+  if (!text.includes(MARKER)) return [];
+  const out: Directive[] = [];
+  const markdown = /\.(?:md|markdown)$/i.test(path);
+  const lines = text.split('\n');
+  let bodyFrom = 0;
+  if (markdown && OPEN.test(lines[0] ?? '')) {
+    const close = lines.findIndex((l, i) => i > 0 && CLOSE.test(l));
+    if (close > 0) {
+      for (let i = 1; i < close; i++) readCommentDirective(lines[i]!, i + 1, out);
+      bodyFrom = close + 1;
+    }
+  }
+  if (!markdown) {
+    lines.forEach((l, i) => {
+      readCommentDirective(l, i + 1, out);
+    });
+    return out;
+  }
+  for (const l of readLines(lines.slice(bodyFrom).join('\n'), bodyFrom + 1)) {
+    if (l.fenced || !l.text.includes(MARKER)) continue;
+    const masked = maskCodeSpans(l.text);
+    for (let at = masked.indexOf('<!--'); at !== -1; at = masked.indexOf('<!--', at + 4)) {
+      const end = masked.indexOf('-->', at + 4);
+      const inner = masked.slice(at + 4, end === -1 ? masked.length : end);
+      const start = inner.length - inner.trimStart().length;
+      const directive = parseDirective(inner.trim(), l.line, at + 5 + start);
+      if (directive) out.push(directive);
+    }
+  }
+  return out;
+}
+
+/** A `# companion-disable…` or `// companion-disable…` comment on `text`. */
+function readCommentDirective(text: string, line: number, out: Directive[]): void {
+  const at = text.indexOf(MARKER);
+  if (at === -1) return;
+  const before = text.slice(0, at).trimEnd();
+  if (!before.endsWith('#') && !before.endsWith('//')) return;
+  const inner = text.slice(at).replace(/\s*(?:\*\/|-->)\s*$/, '');
+  const directive = parseDirective(inner.trim(), line, at + 1);
+  if (directive) out.push(directive);
+}
+
+function parseDirective(text: string, line: number, column: number): Directive | undefined {
+  if (!text.startsWith(MARKER)) return undefined;
+  const rest = text.slice(MARKER.length);
+  let kind: Directive['kind'];
+  let list: string;
+  if (rest.startsWith('-next-line')) {
+    kind = 'next-line';
+    list = rest.slice('-next-line'.length);
+  } else if (rest.startsWith('-line')) {
+    kind = 'line';
+    list = rest.slice('-line'.length);
+  } else {
+    kind = 'file';
+    list = rest;
+  }
+  if (list !== '' && !/^[\s,]/.test(list)) return undefined; // `companion-disabled`, another word
+  const reason = list.indexOf('--');
+  const names = (reason === -1 ? list : list.slice(0, reason)).split(/[\s,]+/).filter((t) => t !== '');
+  return {
+    kind,
+    codes: names.filter(isKnownCode),
+    unknown: names.filter((t) => !isKnownCode(t)),
+    line,
+    column,
+  };
+}
+
+/** The line a directive applies to; undefined for a file-wide one. */
+function targetLine(d: Directive): number | undefined {
+  return d.kind === 'file' ? undefined : d.kind === 'line' ? d.line : d.line + 1;
+}
+
+/**
+ * Applies the configuration and the directives to every finding: a code set to `off` is dropped, one set to
+ * a severity takes it, and one a directive covers moves to `suppressed`. Directives that name no known code
+ * (CMP691) or suppress nothing (CMP692) are reported, under the configured severities too.
+ */
+export function applyCheckConfig(
+  diagnostics: readonly Diagnostic[],
+  config: CheckConfig,
+  directives: ReadonlyMap<string, readonly Directive[]>,
+): { diagnostics: Diagnostic[]; suppressed: SuppressedDiagnostic[] } {
+  const kept: Diagnostic[] = [];
+  const suppressed: SuppressedDiagnostic[] = [];
+  const used = new Set<Directive>();
+  const configure = (d: Diagnostic) => {
+    const setting = config.severity.get(d.code);
+    if (setting === 'off') return undefined;
+    return setting === undefined || setting === d.severity ? d : { ...d, severity: setting };
+  };
+  for (const d of diagnostics) {
+    const inFile = d.file === undefined ? undefined : directives.get(d.file);
+    const by = inFile?.find(
+      (directive) =>
+        directive.codes.includes(d.code) && (directive.kind === 'file' || targetLine(directive) === d.line),
+    );
+    if (by) used.add(by);
+    const configured = configure(d);
+    if (configured === undefined) continue;
+    if (by) suppressed.push({ ...configured, suppressedBy: `${d.file}:${by.line}` });
+    else kept.push(configured);
+  }
+  for (const [file, list] of directives) {
+    for (const directive of list) {
+      const where = { file, line: directive.line, column: directive.column };
+      const problem =
+        directive.codes.length === 0 || directive.unknown.length > 0
+          ? diagnose(
+              codes.directiveUnknownCode,
+              directive.codes.length === 0 && directive.unknown.length === 0
+                ? `${MARKER}${directive.kind === 'file' ? '' : `-${directive.kind}`} names no code; it suppresses nothing.`
+                : `${directive.unknown.map((c) => `"${c}"`).join(', ')} ${directive.unknown.length === 1 ? 'is' : 'are'} not ${directive.unknown.length === 1 ? 'a code' : 'codes'} companion reports.`,
+              where,
+            )
+          : used.has(directive)
+            ? undefined
+            : diagnose(
+                codes.directiveUnused,
+                `This ${MARKER}${directive.kind === 'file' ? '' : `-${directive.kind}`} ${directive.codes.join(', ')} matches no finding.`,
+                where,
+              );
+      const configured = problem && configure(problem);
+      if (configured) kept.push(configured);
+    }
+  }
+  return { diagnostics: kept, suppressed };
+}

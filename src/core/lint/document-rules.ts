@@ -1,0 +1,53 @@
+/**
+ * The lint rules of one knowledge document and of the shared base: the Markdown rules, line endings and
+ * credentials. Called from where the file's lines are already split, so the file is scanned once per change.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { findLinks, type MarkdownLine } from '../markdown.js';
+import {
+  buildAnchors,
+  findUnclosedFence,
+  lintFence,
+  lintLineEndings,
+  lintLinks,
+  readMarkdownFacts,
+} from './markdown-rules.js';
+import { lintSecrets, lintSecretsInText } from './text-rules.js';
+
+/**
+ * Findings in a document: `text` is the whole file, `lines` its body from `readLines`, `bodyLine` the first
+ * line after the front matter. Only fragments into the document itself are judged: a document's relative
+ * links do not resolve to served files.
+ */
+export function lintDocument(
+  file: string,
+  text: string,
+  lines: readonly MarkdownLine[],
+  bodyLine: number,
+): Diagnostic[] {
+  let anchors: ReadonlySet<string> | undefined;
+  return [
+    ...lintLineEndings(file, text, bodyLine - 1),
+    ...lintFence(file, findUnclosedFence(lines)),
+    ...lintLinks(file, findLinks(lines), (pathPart) => {
+      if (pathPart !== '') return undefined;
+      anchors ??= buildAnchors(lines);
+      return anchors;
+    }),
+    ...lintSecretsInText(file, text),
+  ];
+}
+
+/** Findings in skills/base.md (served in every skill as references/base.md): Markdown rules and credentials. */
+export function lintBase(file: string, bytes: Uint8Array, text: string): Diagnostic[] {
+  const facts = readMarkdownFacts(bytes);
+  if (facts === undefined) return [];
+  return [
+    ...lintLineEndings(file, text, 0),
+    ...lintFence(file, facts.unclosedFence),
+    ...lintLinks(file, findLinks(facts.linkLines), (pathPart) =>
+      pathPart === '' ? facts.anchors : undefined,
+    ),
+    ...lintSecrets(file, bytes),
+  ];
+}

@@ -1,0 +1,162 @@
+/**
+ * Scope-file truth (CMP108–CMP110): tools the prose names that the server does not serve, tools no topic
+ * reaches, and routing that names a document or skill that does not exist; and credentials in the scope
+ * file, whose prose every host is shown.
+ */
+import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
+import { SCOPE_FILE } from '../scope.js';
+import { type ServerScope, TOOL_NAMES } from '../scope-schema.js';
+import { lintSecretsInText } from './text-rules.js';
+
+type PositionOf = (path: readonly (string | number)[]) => { line: number; column: number } | undefined;
+
+/** What exists of a document or skill id, as coverage sees it. */
+export type Presence = 'absent' | 'failed' | 'draft' | 'published';
+
+/** The prose of the scope file a model reads, with the JSON path of each string. */
+function* proseOf(scope: ServerScope): Generator<[string, (string | number)[]]> {
+  yield [scope.purpose, ['purpose']];
+  yield [scope.instructions.start, ['instructions', 'start']];
+  if (scope.instructions.then !== undefined) yield [scope.instructions.then, ['instructions', 'then']];
+  for (const [i, entry] of scope.instructions.index.entries()) {
+    yield [entry.question, ['instructions', 'index', i, 'question']];
+  }
+  for (const [i, topic] of scope.topics.entries()) {
+    yield [topic.title, ['topics', i, 'title']];
+    if (topic.depth !== undefined) yield [topic.depth, ['topics', i, 'depth']];
+  }
+  for (const [i, entry] of scope.routing.entries()) {
+    yield [entry.when, ['routing', i, 'when']];
+    if (entry.with !== undefined) yield [entry.with, ['routing', i, 'with']];
+  }
+  for (const [i, entry] of scope.notCovered.entries()) {
+    yield [entry.topic, ['notCovered', i, 'topic']];
+    yield [entry.why, ['notCovered', i, 'why']];
+    if (entry.instead !== undefined) yield [entry.instead, ['notCovered', i, 'instead']];
+  }
+}
+
+/** A name written like a tool's: lowercase words joined by underscores. */
+const TOOL_LIKE = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
+
+/**
+ * CMP108 and CMP109 for `scope`, whose `offered` tools the server serves; CMP600 for credentials in `text`.
+ */
+export function lintScope(
+  scope: ServerScope,
+  text: string,
+  positionOf: PositionOf,
+  offered: readonly string[],
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const served = new Set<string>(TOOL_NAMES);
+  for (const [prose, path] of proseOf(scope)) {
+    const named = new Set(prose.match(TOOL_LIKE) ?? []);
+    for (const name of named) {
+      if (served.has(name)) continue;
+      const near = TOOL_NAMES.find((t) => editDistance(t, name) <= 3);
+      out.push(
+        diagnose(
+          codes.proseUnknownTool,
+          `The scope file's ${formatPath(path)} names "${name}", which is not a tool companion serves${near ? `; did you mean ${near}?` : '.'}`,
+          { file: SCOPE_FILE, ...positionOf(path) },
+        ),
+      );
+    }
+  }
+  const reached = new Set(scope.topics.flatMap((t) => t.tools));
+  for (const tool of offered) {
+    if (reached.has(tool)) continue;
+    out.push(
+      diagnose(codes.toolUnreached, `No topic lists the tool ${tool}, which this server serves.`, {
+        file: SCOPE_FILE,
+        ...positionOf(['topics']),
+      }),
+    );
+  }
+  out.push(...lintSecretsInText(SCOPE_FILE, text));
+  return out;
+}
+
+/**
+ * CMP110 for routing entries whose `with` names a skill (skill_load) or a document (an id below a declared
+ * scope, or a URI) that does not exist. `presence` answers for `d:<id>` and `s:<id>`.
+ */
+export function lintRouting(
+  scope: ServerScope,
+  scheme: string,
+  positionOf: PositionOf,
+  presence: (owner: string) => Presence,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const scopes = new Set(scope.scopes.map((s) => s.id));
+  for (const [i, entry] of scope.routing.entries()) {
+    for (const field of ['with', 'when'] as const) {
+      const value = entry[field];
+      if (value === undefined) continue;
+      const where = { file: SCOPE_FILE, ...positionOf(['routing', i, field]) };
+      for (const { owner, written } of namedTargets(value, field, entry.tool, scheme, scopes)) {
+        const state = presence(owner);
+        if (state === 'published' || state === 'failed') continue;
+        const what = owner.startsWith('s:') ? `skill "${owner.slice(2)}"` : `document "${owner.slice(2)}"`;
+        out.push(
+          diagnose(
+            codes.routingUnknownTarget,
+            `routing[${i}].${field} names ${what} (${JSON.stringify(written)}), which ${state === 'draft' ? 'is a draft and so not published' : 'does not exist'}.`,
+            where,
+          ),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+/** The documents and skills a routing field names: `d:<id>` or `s:<id>`, with the words that named them. */
+function namedTargets(
+  value: string,
+  field: 'with' | 'when',
+  tool: string,
+  scheme: string,
+  scopes: ReadonlySet<string>,
+): { owner: string; written: string }[] {
+  const out: { owner: string; written: string }[] = [];
+  const trimmed = value.trim();
+  if (field === 'with' && tool === 'skill_load' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(trimmed)) {
+    out.push({ owner: `s:${trimmed}`, written: trimmed });
+    return out;
+  }
+  for (const word of trimmed.split(/\s+/)) {
+    const clean = word.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, '');
+    if (clean.startsWith(`${scheme}://guides/`)) {
+      out.push({ owner: `d:${clean.slice(scheme.length + 9)}`, written: clean });
+    } else if (clean.startsWith(`${scheme}://skill/`)) {
+      out.push({ owner: `s:${clean.slice(scheme.length + 8).split('/')[0]!}`, written: clean });
+    } else if (/^[a-z0-9-]+(?:\/[A-Za-z0-9._-]+)+$/.test(clean) && scopes.has(clean.split('/')[0]!)) {
+      out.push({ owner: `d:${clean.replace(/\.md$/, '')}`, written: clean });
+    }
+  }
+  return out;
+}
+
+function formatPath(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+/** Levenshtein distance, for "did you mean"; both strings are short tool names. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3 || b.length > 64) return 99;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
