@@ -3,7 +3,7 @@
  */
 import type { Diagnostic } from '../core/diagnostics.js';
 import { type FormatGithubOptions, formatGithub } from './format-github.js';
-import { formatJson } from './format-json.js';
+import { type FormatJsonOptions, formatJson } from './format-json.js';
 import { formatText } from './format-text.js';
 import type { CheckSummary } from './summary.js';
 
@@ -20,7 +20,7 @@ export function formatReport(
   format: CheckFormat,
   diagnostics: readonly Diagnostic[],
   summary: CheckSummary,
-  options: FormatGithubOptions = {},
+  options: FormatGithubOptions & FormatJsonOptions = {},
 ): string {
   switch (format) {
     case 'text':

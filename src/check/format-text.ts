@@ -66,7 +66,8 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatDiagnost
 
 /**
  * The closing line: `✔ no problems in 14 documents and 5 skills`, `⚠ 1 warning in …` when the check passes
- * with findings, `✖ 2 errors, 1 warning in …` when it fails. No trailing newline.
+ * with findings, `✖ 2 errors, 1 warning in …` when it fails, each followed by ` (3 suppressed)` when inline
+ * directives suppressed findings. No trailing newline.
  */
 export function formatSummaryLine(summary: CheckSummary, options: FormatOptions = {}): string {
   const palette = createPalette(options.color ?? false);
@@ -76,9 +77,10 @@ export function formatSummaryLine(summary: CheckSummary, options: FormatOptions 
     ...(summary.warnings > 0 ? [formatCount(summary.warnings, 'warning')] : []),
     ...(summary.infos > 0 ? [`${summary.infos} info`] : []),
   ];
-  if (!summary.ok) return `${palette.red('✖')} ${findings.join(', ')} ${scope}`;
-  if (findings.length > 0) return `${palette.yellow('⚠')} ${findings.join(', ')} ${scope}`;
-  return `${palette.green('✔')} no problems ${scope}`;
+  const suppressed = summary.suppressed ? ` (${summary.suppressed} suppressed)` : '';
+  if (!summary.ok) return `${palette.red('✖')} ${findings.join(', ')} ${scope}${suppressed}`;
+  if (findings.length > 0) return `${palette.yellow('⚠')} ${findings.join(', ')} ${scope}${suppressed}`;
+  return `${palette.green('✔')} no problems ${scope}${suppressed}`;
 }
 
 /**

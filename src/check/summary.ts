@@ -9,6 +9,8 @@ export interface CheckSummary {
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
+  /** Findings an inline `companion-disable` suppressed; not counted above. */
+  readonly suppressed?: number;
   /** Documents checked: every `.md` under `knowledge/documents/`, whether it parsed or not. */
   readonly documents: number;
   /** Skills checked: every directory under `skills/` with a `SKILL.md`, drafts and broken ones included. */
@@ -48,12 +50,14 @@ export function summarizeCheck(
   diagnostics: readonly Diagnostic[],
   counts: CheckedCounts,
   strict: boolean,
+  suppressed = 0,
 ): CheckSummary {
   const { errors, warnings, infos } = summarizeDiagnostics(diagnostics);
   return {
     errors,
     warnings,
     infos,
+    suppressed,
     documents: counts.documents,
     skills: counts.skills,
     ok: !failsCheck(diagnostics, strict),

@@ -26,6 +26,7 @@ import {
   lintScope,
   lintSkill,
   lintSkillSet,
+  lintUnservedMarkdown,
   readDirectivesOf,
   resolveCheckConfig,
 } from './lint/index.js';
@@ -458,7 +459,13 @@ function createState(options: BuildOptions): BuilderState {
         }
       }
       const after = documentUnits.get(path);
-      setFindings(readFindings, `d:${path}`, after?.readDiagnostics);
+      setFindings(
+        readFindings,
+        `d:${path}`,
+        after && !after.document
+          ? [...after.readDiagnostics, ...lintUnservedMarkdown(path, after.file.bytes)]
+          : after?.readDiagnostics,
+      );
       noteInput(before && documentTime(before), after && documentTime(after));
       const presenceAfter = documentPresence(documentUnits, path, problemsByPath);
       if (presenceBefore !== presenceAfter) coverageChanged = true;
@@ -495,10 +502,12 @@ function createState(options: BuildOptions): BuilderState {
       setFindings(
         readFindings,
         `s:${id}`,
-        // Drafts are linted once published, as their links are.
-        after?.skill && !after.skill.draft
-          ? [...after.readDiagnostics, ...lintSkill(after.skill, base, checkConfig.rules)]
-          : after?.readDiagnostics,
+        // Drafts are linted once published, as their links are; a skill that is not served, by its text alone.
+        after?.skill
+          ? after.skill.draft
+            ? after.readDiagnostics
+            : [...after.readDiagnostics, ...lintSkill(after.skill, base, checkConfig.rules)]
+          : after && [...after.readDiagnostics, ...lintUnservedSkill(id, after.files)],
       );
       noteInput(before && skillTime(before), after && skillTime(after));
       const presenceAfter = skillPresence(skillUnits, id, problemsByPath);
@@ -1077,6 +1086,12 @@ function checkBaseLinks(lines: readonly MarkdownLine[], skills: readonly SkillEn
     );
   }
   return out;
+}
+
+/** The text-only lint findings of the SKILL.md of a skill that is not served. */
+function lintUnservedSkill(id: string, files: ReadonlyMap<string, SourceFile>): readonly Diagnostic[] {
+  const body = files.get(SKILL_BODY);
+  return body ? lintUnservedMarkdown(`${SKILLS_DIR}${id}/${SKILL_BODY}`, body.bytes) : [];
 }
 
 function sameIndexedDocument(a: ParsedDocument, b: ParsedDocument): boolean {

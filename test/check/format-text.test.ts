@@ -85,6 +85,15 @@ describe('formatSummaryLine', () => {
     expect(formatSummaryLine(summary())).toBe('✔ no problems in 14 documents and 5 skills');
   });
 
+  it('counts what inline directives suppressed', () => {
+    expect(formatSummaryLine(summary({ suppressed: 2 }))).toBe(
+      '✔ no problems in 14 documents and 5 skills (2 suppressed)',
+    );
+    expect(formatSummaryLine(summary({ errors: 1, suppressed: 1, ok: false }))).toBe(
+      '✖ 1 error in 14 documents and 5 skills (1 suppressed)',
+    );
+  });
+
   it('counts errors and warnings with singular and plural', () => {
     expect(formatSummaryLine(summary({ errors: 2, warnings: 1, ok: false }))).toBe(
       '✖ 2 errors, 1 warning in 14 documents and 5 skills',

@@ -5,14 +5,7 @@
  */
 import { decodeUtf8 } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import {
-  findLinks,
-  type MarkdownLine,
-  type MarkdownLink,
-  maskCodeSpans,
-  readLines,
-  scanInlineLinks,
-} from '../markdown.js';
+import { type MarkdownLine, type MarkdownLink, readLines, scanInlineLinks } from '../markdown.js';
 
 /** What the rules need of one Markdown file, kept in place of its lines (a tree has a million of them). */
 export interface MarkdownFacts {
@@ -274,9 +267,26 @@ export function lintLineEndings(file: string, text: string, frontMatterLines: nu
   return out;
 }
 
-/** The links of `lines` (memoized by `findLinks`); here so rule modules import Markdown from one place. */
-export function readLinks(lines: readonly MarkdownLine[]): readonly MarkdownLink[] {
-  return findLinks(lines);
+/** The lines a file's front matter takes, delimiters included (0 without front matter). */
+export function countFrontMatterLines(text: string): number {
+  if (!/^---[ \t]*\r?(?:\n|$)/.test(text)) return 0;
+  let line = 1;
+  for (let start = text.indexOf('\n') + 1; start > 0 && start < text.length; line++) {
+    const end = text.indexOf('\n', start);
+    const content = text.slice(start, end === -1 ? text.length : end);
+    if (/^(?:---|\.\.\.)[ \t]*\r?$/.test(content)) return line + 1;
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return 0;
 }
 
-export { maskCodeSpans };
+/**
+ * The rules that need nothing but the text, for a Markdown file that is not served (a document or SKILL.md
+ * that does not parse): CRLF line endings and trailing whitespace in its front matter, so `--fix` can repair
+ * them before the author fixes the rest.
+ */
+export function lintUnservedMarkdown(file: string, bytes: Uint8Array): Diagnostic[] {
+  const text = decodeUtf8(bytes);
+  return text === undefined ? [] : lintLineEndings(file, text, countFrontMatterLines(text));
+}

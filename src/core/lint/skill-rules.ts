@@ -18,6 +18,7 @@ import {
   lintFence,
   lintLineEndings,
   lintLinks,
+  countFrontMatterLines,
   type MarkdownFacts,
   readMarkdownFacts,
 } from './markdown-rules.js';
@@ -215,20 +216,6 @@ function describeBinary(path: string, bytes: Uint8Array): string | undefined {
     return 'has a text file name but is not UTF-8, so it is served as an opaque blob';
   if (bytes.includes(0)) return 'has a text file name but holds NUL bytes';
   return undefined;
-}
-
-/** The lines a file's front matter takes, delimiters included (0 without front matter). */
-function countFrontMatterLines(text: string): number {
-  if (!/^---[ \t]*\r?(?:\n|$)/.test(text)) return 0;
-  let line = 1;
-  for (let start = text.indexOf('\n') + 1; start > 0 && start < text.length; line++) {
-    const end = text.indexOf('\n', start);
-    const content = text.slice(start, end === -1 ? text.length : end);
-    if (/^(?:---|\.\.\.)[ \t]*\r?$/.test(content)) return line + 1;
-    if (end === -1) break;
-    start = end + 1;
-  }
-  return 0;
 }
 
 /**

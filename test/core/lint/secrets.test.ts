@@ -35,7 +35,9 @@ describe('findSecrets', () => {
 
   it('finds private key blocks, plain and base64-encoded, and not certificates', () => {
     const pem = (label: string) => `-----BEGIN ${label}-----\nMIIEv\n-----END ${label}-----`;
-    expect(findSecrets(pem('RSA PRIVATE KEY')).map((f) => f.kind)).toEqual(['a private key (RSA PRIVATE KEY)']);
+    expect(findSecrets(pem('RSA PRIVATE KEY')).map((f) => f.kind)).toEqual([
+      'a private key (RSA PRIVATE KEY)',
+    ]);
     expect(findSecrets(pem('OPENSSH PRIVATE KEY'))).toHaveLength(1);
     expect(findSecrets(pem('CERTIFICATE'))).toEqual([]);
     const encoded = btoa(`${pem('PRIVATE KEY')}\n${'A'.repeat(60)}`);
@@ -85,13 +87,26 @@ describe('findSecrets', () => {
   it('never echoes more than the public prefix of what it found', () => {
     fc.assert(
       fc.property(fc.constantFrom(...TOKENS), fc.string({ maxLength: 20 }), ([, token], noise) => {
-        for (const f of findSecrets(`${noise} ${token} ${noise}`)) expect(f.masked).not.toContain(token.slice(11));
+        for (const f of findSecrets(`${noise} ${token} ${noise}`))
+          expect(f.masked).not.toContain(token.slice(11));
       }),
     );
   });
 
   it('stays linear on 1 MB of each character it keys on', () => {
-    for (const unit of ['_', '-', 'A', '=', 'gh_', 'sk-', '-----BEGIN ', 'AKIA', 'LS0tLS1CRUdJTi', 'K=', 'xoxb-']) {
+    for (const unit of [
+      '_',
+      '-',
+      'A',
+      '=',
+      'gh_',
+      'sk-',
+      '-----BEGIN ',
+      'AKIA',
+      'LS0tLS1CRUdJTi',
+      'K=',
+      'xoxb-',
+    ]) {
       const text = unit.repeat(Math.ceil((1 << 20) / unit.length));
       expect(Array.isArray(findSecrets(text))).toBe(true);
       expect(Array.isArray(findSecrets(text.split('').join('\n')))).toBe(true);
