@@ -3,6 +3,9 @@
  * written, broken, deleted, added, problems appearing and clearing, the scope file and base.md changing), each
  * `update` equals `buildCatalog` of the same snapshot, and the diff between two updates equals the diff between
  * two fresh builds. Unchanged files keep their bytes objects between steps, as the catalog store hands them over.
+ * The contents exercise the lint rules too: per-file findings (secrets, fences, fragments, orphans, host fields),
+ * cross-skill ones (duplicate descriptions), routing truth, the scope file's `check` section and inline
+ * `companion-disable` directives.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +26,17 @@ const scope = valid['knowledge/server-scope.json']!;
 const doc = (body: string, description = 'A guide.') => `---\ndescription: ${description}\n---\n${body}`;
 const skill = (name: string, body: string, extra = '') =>
   `---\nname: ${name}\ndescription: Does ${name} things. Use when needed.\n${extra}---\n# ${name}\n\n${body}\n`;
+/** A skill whose description is the same whatever directory it is written into: duplicates across skills. */
+const sameDescription = (name: string) =>
+  `---\nname: ${name}\ndescription: Tidies the shared things of this repository. Use when asked to tidy.\n---\n# ${name}\n\nStart with [base](references/base.md).\n`;
+const withCheck = scope.replace(
+  '"routing":',
+  '"check": { "severity": { "CMP624": "off", "CMP421": "error" }, "rules": { "requireLinks": ["references/checklist.md"], "maxFileBytes": 40 } },\n  "routing":',
+);
+const routingToDelta = scope.replace(
+  '"routing": [',
+  '"routing": [{ "when": "When a delta is due", "tool": "skill_load", "with": "delta" }, ',
+);
 
 /** Paths an edit can touch: the fixture's, and new documents, skills, skill files and strays. */
 const PATHS = [
@@ -35,6 +49,10 @@ const PATHS = [
   'skills/delta/SKILL.md',
   'skills/delta/references/x.md',
   'skills/loose.md',
+  'skills/alpha/README.md',
+  'skills/alpha/assets/orphan.txt',
+  'skills/alpha/assets/id_rsa',
+  'skills/beta/references/deep.md',
 ];
 
 /** What a file can become: valid and broken documents and skills, links and URIs that come and go. */
@@ -54,8 +72,49 @@ const CONTENTS: (string | Uint8Array)[] = [
   scope.replace('"documents": ["any/guides/first"]', '"documents": ["any/guides/first", "any/new"]'),
   scope.replace('"skills": ["beta"]', '"skills": ["beta", "delta"]'),
   scope,
+  withCheck,
+  routingToDelta,
   '',
   new Uint8Array([0xff, 0xfe, 0x00, 0x41]),
+  // Lint findings, per file and across skills, and what suppresses them.
+  sameDescription('alpha'),
+  sameDescription('beta'),
+  sameDescription('delta'),
+  valid['skills/beta/SKILL.md']!.replace(
+    'Does beta things. Use when beta is needed.',
+    'Does alpha things. Use when alpha is needed.',
+  ),
+  skill('alpha', 'Read [base](references/base.md#nope), [new](references/new.md#part).\n```\nunclosed'),
+  skill(
+    'beta',
+    '<!-- companion-disable-line CMP501 --> [gone](references/gone.md) and [deep](references/checklist.md)',
+  ),
+  skill(
+    'delta',
+    'See [x](references\\x.md) and [home](/home/me/x.md).',
+    'argument-hint: "[x]"\nallowed-tools: Read\n',
+  ),
+  doc(
+    '# Secrets\n\n<!-- companion-disable-next-line CMP600 -->\nAPI_TOKEN=q8Zr2Lm4Xw9Tb7Kc1Vn6\n\nSERVICE_TOKEN=Zq8r2Lm4Xw9Tb7Kc1Vn6\n[x](#missing) [y](#secrets)\n',
+  ),
+  doc('# Lines\r\n\r\nfixture://guides/any/new\r\n<!-- companion-disable CMP504 -->\r\n', 'A guide.  '),
+  '# Deep\n\nSee [new](new.md) and [back](../SKILL.md#beta).\n',
+  '# Part\n\n## Part\n\nSERVICE_TOKEN=Zq8r2Lm4Xw9Tb7Kc1Vn6\n',
+];
+
+/** Edits that take more than one file: a reference two links deep needs the skill that links the first. */
+const COMBOS: (readonly (readonly [string, string])[])[] = [
+  [
+    [
+      'skills/alpha/SKILL.md',
+      skill('alpha', 'Read [base](references/base.md) and [new](references/new.md).'),
+    ],
+    ['skills/alpha/references/new.md', '# New\n\nThen [the checklist](checklist.md#checklist).\n'],
+  ],
+  [
+    ['knowledge/server-scope.json', routingToDelta],
+    ['skills/delta/SKILL.md', skill('delta', 'A draft.', 'metadata:\n  companion-status: draft\n')],
+  ],
 ];
 
 type Step =
@@ -67,6 +126,8 @@ type Step =
       readonly minutes: number;
     }
   | { readonly kind: 'delete'; readonly path: string }
+  /** Several files written by one save (a checkout, a multi-file edit), told to the builder at once. */
+  | { readonly kind: 'combo'; readonly writes: readonly (readonly [string, string])[] }
   | { readonly kind: 'problem'; readonly path: string; readonly problem: FileProblemKind };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -84,6 +145,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
   },
   {
+    arbitrary: fc.record({ kind: fc.constant('combo' as const), writes: fc.constantFrom(...COMBOS) }),
+    weight: 1,
+  },
+  {
     arbitrary: fc.record({
       kind: fc.constant('problem' as const),
       path: fc.constantFrom(...PATHS),
@@ -98,6 +163,7 @@ function observe(result: BuildResult) {
   const { catalog } = result;
   return {
     diagnostics: result.diagnostics,
+    suppressed: result.suppressed,
     server: catalog.server,
     instructions: catalog.instructions,
     coverage: catalog.coverage,
@@ -112,8 +178,33 @@ function observe(result: BuildResult) {
   };
 }
 
+/** Codes the edit sequences must have produced at least once, so the lint rules are known to be exercised. */
+const EXERCISED = [
+  'CMP110',
+  'CMP421',
+  'CMP425',
+  'CMP428',
+  'CMP503',
+  'CMP504',
+  'CMP505',
+  'CMP506',
+  'CMP507',
+  'CMP508',
+  'CMP600',
+  'CMP601',
+  'CMP611',
+  'CMP612',
+  'CMP623',
+  'CMP624',
+  'CMP641',
+  'CMP642',
+  'CMP692',
+];
+
 describe('createCatalogBuilder', () => {
   it('update equals a build from scratch after any sequence of edits', () => {
+    const seen = new Set<string>();
+    let suppressed = 0;
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
         const files = new Map<string, SourceFile>();
@@ -139,14 +230,24 @@ describe('createCatalogBuilder', () => {
           } else if (s.kind === 'delete') {
             files.delete(s.path);
             problems.delete(s.path);
+          } else if (s.kind === 'combo') {
+            for (const [path, text] of s.writes) {
+              files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
+              problems.delete(path);
+            }
           } else {
             files.delete(s.path);
             problems.set(s.path, { path: s.path, kind: s.problem });
           }
           const snapshot = snapshotOf();
-          const next = builder.update(snapshot, [s.path]);
+          const next = builder.update(
+            snapshot,
+            s.kind === 'combo' ? s.writes.map(([path]) => path) : [s.path],
+          );
           const nextFresh = buildCatalog(snapshot);
           expect(observe(next)).toEqual(observe(nextFresh));
+          for (const d of next.diagnostics) seen.add(d.code);
+          suppressed += next.suppressed?.length ?? 0;
           expect(diffCatalogs(incremental.catalog, next.catalog)).toEqual(
             diffCatalogs(fresh.catalog, nextFresh.catalog),
           );
@@ -156,6 +257,8 @@ describe('createCatalogBuilder', () => {
       }),
       { numRuns: 300 },
     );
+    expect(EXERCISED.filter((code) => !seen.has(code))).toEqual([]);
+    expect(suppressed).toBeGreaterThan(0);
   });
 
   it('starts over after a call that threw, instead of building on half-updated state', () => {
