@@ -13,7 +13,8 @@
  * - L: 10,000 documents (6–10 KB of Markdown each), 1,000 skills (SKILL.md + 2–4 references, some assets), ~100 MB
  *
  * Every size is valid content with a scope file whose topics cover every document and skill. S and M pass
- * `companion check` with zero findings. L cannot: `companion check` keeps a 3970-character listing budget for
+ * `companion check` with zero findings (M's scope file raises the listing budget to what its 100 descriptions
+ * take). L cannot: `companion check` keeps a 3970-character listing budget for
  * all skill names and descriptions together (CMP410), and 1,000 skills need at least 6,000 characters (a name
  * and a description of one character each, plus 4) — so L carries exactly one finding, CMP410, and the benches
  * tolerate exactly that.
@@ -24,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { benchDir, createRandom, distDir } from './lib.mjs';
 
 /** Bump when the output changes: cached corpora are keyed by it. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 /** The sizes of the files the edit benches rewrite, in every corpus (the nearest file is picked). */
 const EDIT_DOCUMENT_BYTES = 6500;
 const EDIT_REFERENCE_BYTES = 4000;
@@ -54,7 +55,9 @@ export const SIZES = {
     areas: 6,
     subareas: 3,
     assetShare: 0.1,
-    budget: true,
+    // 100 realistic descriptions cannot fit 3970 characters (companion check asks 40 or more each, CMP421): M's
+    // scope file raises the listing budget instead, as a server whose hosts load skills on demand would.
+    budget: 'raise',
   },
   L: {
     documents: 10000,
@@ -175,8 +178,10 @@ export function generateCorpus(size, dir, options = {}) {
         ? `${random.pick(VERBS).slice(0, 6)}-${String(i).padStart(3, '0')}`
         : `${random.pick(VERBS)}-${random.pick(NOUNS)}-${i + 1}`
       : `${random.pick(VERBS)}-${random.pick(NOUNS)}-${String(i).padStart(4, '0')}`;
-    let description = `${capitalize(random.pick(VERBS))} the ${random.pick(ADJECTIVES)} ${random.pick(NOUNS)} ${text.words(random.int(8, 18))}. Use when the ${random.pick(NOUNS)} changes.`;
-    if (config.budget) description = fitWords(description, perSkillBudget - id.length - 1);
+    // Third person, as companion check asks of a description (CMP424): the filler's pronouns become "the"
+    // without drawing again, so everything else the generator writes stays as it was in version 2.
+    let description = `${capitalize(random.pick(VERBS))} the ${random.pick(ADJECTIVES)} ${random.pick(NOUNS)} ${text.words(random.int(8, 18)).replace(/\b(?:our|your)\b/g, 'the')}. Use when the ${random.pick(NOUNS)} changes.`;
+    if (config.budget === true) description = fitWords(description, perSkillBudget - id.length - 1);
     skills.push({ id, area, description });
     area.skills.push(id);
   }
@@ -263,6 +268,12 @@ export function generateCorpus(size, dir, options = {}) {
     topics,
     routing: [{ when: 'When a task starts', tool: 'task_guide', with: 'the task in one sentence' }],
     notCovered: [{ topic: 'Anything outside the generated areas', why: 'Generated content only.' }],
+    ...(config.budget === 'raise'
+      ? {
+          descriptionBudget:
+            Math.ceil(skills.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0) / 1000) * 1000,
+        }
+      : {}),
   };
   write('knowledge/server-scope.json', `${JSON.stringify(scopeFile, null, 2)}\n`);
   write('knowledge/server-scope.schema.json', renderSchema());

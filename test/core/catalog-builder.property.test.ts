@@ -31,7 +31,7 @@ const sameDescription = (name: string) =>
   `---\nname: ${name}\ndescription: Tidies the shared things of this repository. Use when asked to tidy.\n---\n# ${name}\n\nStart with [base](references/base.md).\n`;
 const withCheck = scope.replace(
   '"routing":',
-  '"check": { "severity": { "CMP624": "off", "CMP421": "error" }, "rules": { "requireLinks": ["references/checklist.md"], "maxFileBytes": 40 } },\n  "routing":',
+  '"check": { "severity": { "CMP624": "off", "CMP421": "error" }, "rules": { "requireLinks": ["references/checklist.md"], "maxFileBytes": 16 } },\n  "routing":',
 );
 const routingToDelta = scope.replace(
   '"routing": [',
@@ -54,6 +54,27 @@ const PATHS = [
   'skills/alpha/assets/id_rsa',
   'skills/beta/references/deep.md',
 ];
+
+const BETA_LIKE_ALPHA = valid['skills/beta/SKILL.md']!.replace(
+  'Does beta things. Use when beta is needed.',
+  'Does alpha things. Use when alpha is needed.',
+);
+/** Lint triggers, by name, for the targeted test below. */
+const CONTENTS_BY_NAME = {
+  unclosed: skill(
+    'alpha',
+    'Read [base](references/base.md#nope), [new](references/new.md#part).\n```\nunclosed',
+  ),
+  paths: skill(
+    'delta',
+    'See [x](references\\x.md) and [home](/home/me/x.md).',
+    'argument-hint: "[x]"\nallowed-tools: Read\n',
+  ),
+  secrets: doc(
+    '# Secrets\n\n<!-- companion-disable-next-line CMP600 -->\nAPI_TOKEN=q8Zr2Lm4Xw9Tb7Kc1Vn6\n\nSERVICE_TOKEN=Zq8r2Lm4Xw9Tb7Kc1Vn6\n[x](#missing) [y](#secrets)\n',
+  ),
+  crlf: doc('# Lines\r\n\r\nfixture://guides/any/new\r\n<!-- companion-disable CMP504 -->\r\n', 'A guide.  '),
+};
 
 /** What a file can become: valid and broken documents and skills, links and URIs that come and go. */
 const CONTENTS: (string | Uint8Array)[] = [
@@ -80,24 +101,15 @@ const CONTENTS: (string | Uint8Array)[] = [
   sameDescription('alpha'),
   sameDescription('beta'),
   sameDescription('delta'),
-  valid['skills/beta/SKILL.md']!.replace(
-    'Does beta things. Use when beta is needed.',
-    'Does alpha things. Use when alpha is needed.',
-  ),
-  skill('alpha', 'Read [base](references/base.md#nope), [new](references/new.md#part).\n```\nunclosed'),
+  BETA_LIKE_ALPHA,
+  CONTENTS_BY_NAME.unclosed,
   skill(
     'beta',
     '<!-- companion-disable-line CMP501 --> [gone](references/gone.md) and [deep](references/checklist.md)',
   ),
-  skill(
-    'delta',
-    'See [x](references\\x.md) and [home](/home/me/x.md).',
-    'argument-hint: "[x]"\nallowed-tools: Read\n',
-  ),
-  doc(
-    '# Secrets\n\n<!-- companion-disable-next-line CMP600 -->\nAPI_TOKEN=q8Zr2Lm4Xw9Tb7Kc1Vn6\n\nSERVICE_TOKEN=Zq8r2Lm4Xw9Tb7Kc1Vn6\n[x](#missing) [y](#secrets)\n',
-  ),
-  doc('# Lines\r\n\r\nfixture://guides/any/new\r\n<!-- companion-disable CMP504 -->\r\n', 'A guide.  '),
+  CONTENTS_BY_NAME.paths,
+  CONTENTS_BY_NAME.secrets,
+  CONTENTS_BY_NAME.crlf,
   '# Deep\n\nSee [new](new.md) and [back](../SKILL.md#beta).\n',
   '# Part\n\n## Part\n\nSERVICE_TOKEN=Zq8r2Lm4Xw9Tb7Kc1Vn6\n',
 ];
@@ -178,33 +190,8 @@ function observe(result: BuildResult) {
   };
 }
 
-/** Codes the edit sequences must have produced at least once, so the lint rules are known to be exercised. */
-const EXERCISED = [
-  'CMP110',
-  'CMP421',
-  'CMP425',
-  'CMP428',
-  'CMP503',
-  'CMP504',
-  'CMP505',
-  'CMP506',
-  'CMP507',
-  'CMP508',
-  'CMP600',
-  'CMP601',
-  'CMP611',
-  'CMP612',
-  'CMP623',
-  'CMP624',
-  'CMP641',
-  'CMP642',
-  'CMP692',
-];
-
 describe('createCatalogBuilder', () => {
   it('update equals a build from scratch after any sequence of edits', () => {
-    const seen = new Set<string>();
-    let suppressed = 0;
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
         const files = new Map<string, SourceFile>();
@@ -246,8 +233,6 @@ describe('createCatalogBuilder', () => {
           );
           const nextFresh = buildCatalog(snapshot);
           expect(observe(next)).toEqual(observe(nextFresh));
-          for (const d of next.diagnostics) seen.add(d.code);
-          suppressed += next.suppressed?.length ?? 0;
           expect(diffCatalogs(incremental.catalog, next.catalog)).toEqual(
             diffCatalogs(fresh.catalog, nextFresh.catalog),
           );
@@ -257,8 +242,69 @@ describe('createCatalogBuilder', () => {
       }),
       { numRuns: 300 },
     );
-    expect(EXERCISED.filter((code) => !seen.has(code))).toEqual([]);
-    expect(suppressed).toBeGreaterThan(0);
+  });
+
+  // The random sequences above reach each lint trigger only by chance; here each one is written onto the valid
+  // fixture (and taken away again) once, so every family of rules is known to go through `update`.
+  it.each([
+    ['CMP425', [['skills/beta/SKILL.md', BETA_LIKE_ALPHA]]],
+    ['CMP503', [['skills/alpha/SKILL.md', CONTENTS_BY_NAME.unclosed]]],
+    ['CMP504', [['skills/alpha/SKILL.md', CONTENTS_BY_NAME.unclosed]]],
+    ['CMP505', [['skills/delta/SKILL.md', CONTENTS_BY_NAME.paths]]],
+    ['CMP506', [['skills/delta/SKILL.md', CONTENTS_BY_NAME.paths]]],
+    ['CMP642', [['skills/delta/SKILL.md', CONTENTS_BY_NAME.paths]]],
+    ['CMP641', [['skills/delta/SKILL.md', CONTENTS_BY_NAME.paths]]],
+    ['CMP600', [['knowledge/documents/any/new.md', CONTENTS_BY_NAME.secrets]]],
+    ['CMP507', [['knowledge/documents/any/new.md', CONTENTS_BY_NAME.crlf]]],
+    ['CMP508', [['knowledge/documents/any/new.md', CONTENTS_BY_NAME.crlf]]],
+    ['CMP692', [['knowledge/documents/any/new.md', CONTENTS_BY_NAME.crlf]]],
+    ['CMP601', [['skills/alpha/assets/id_rsa', 'x']]],
+    ['CMP612', [['skills/alpha/README.md', '# Readme\n']]],
+    ['CMP624', [['skills/alpha/assets/orphan.txt', 'x']]],
+    ['CMP428', [['knowledge/server-scope.json', withCheck]]],
+    ['CMP611', [['knowledge/server-scope.json', withCheck]]],
+    [
+      'CMP421',
+      [
+        ['knowledge/server-scope.json', withCheck],
+        [
+          'skills/beta/SKILL.md',
+          skill('beta', 'Short.').replace('Does beta things. Use when needed.', 'Beta.'),
+        ],
+      ],
+    ],
+    ['CMP110', [['knowledge/server-scope.json', routingToDelta]]],
+    ...COMBOS.slice(0, 1).map((writes) => ['CMP623', writes] as const),
+  ] as const)('%s goes through update as through a fresh build', (code, writes) => {
+    const encoder = new TextEncoder();
+    const files = new Map<string, SourceFile>(
+      Object.entries(valid).map(([path, text]) => [
+        path,
+        { path, bytes: encoder.encode(text), mtimeMs: MTIME },
+      ]),
+    );
+    const builder = createCatalogBuilder();
+    builder.build({ files: new Map(files), problems: [] });
+    for (const [path, text] of writes) files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
+    const written = { files: new Map(files), problems: [] };
+    const next = builder.update(
+      written,
+      writes.map(([path]) => path),
+    );
+    expect(observe(next)).toEqual(observe(buildCatalog(written)));
+    expect(next.diagnostics.map((d) => d.code)).toContain(code);
+    const restored = new Map(
+      Object.entries(valid).map(([path, text]) => [
+        path,
+        { path, bytes: encoder.encode(text), mtimeMs: MTIME },
+      ]),
+    );
+    const back = builder.update(
+      { files: restored, problems: [] },
+      writes.map(([path]) => path),
+    );
+    expect(observe(back)).toEqual(observe(buildCatalog({ files: restored, problems: [] })));
+    expect(back.diagnostics).toEqual([]);
   });
 
   it('starts over after a call that threw, instead of building on half-updated state', () => {

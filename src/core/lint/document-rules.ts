@@ -10,6 +10,7 @@ import {
   lintFence,
   lintLineEndings,
   lintLinks,
+  readAnchors,
   readMarkdownFacts,
 } from './markdown-rules.js';
 import { lintSecrets, lintSecretsInText } from './text-rules.js';
@@ -46,7 +47,7 @@ export function lintBase(file: string, bytes: Uint8Array, text: string): Diagnos
     ...lintLineEndings(file, text, 0),
     ...lintFence(file, facts.unclosedFence),
     ...lintLinks(file, findLinks(facts.linkLines), (pathPart) =>
-      pathPart === '' ? facts.anchors : undefined,
+      pathPart === '' ? readAnchors(bytes) : undefined,
     ),
     ...lintSecrets(file, bytes),
   ];

@@ -13,11 +13,10 @@ export interface MarkdownFacts {
   readonly linkLines: readonly MarkdownLine[];
   /** The opening line of a code fence that is never closed. */
   readonly unclosedFence?: number;
-  /** Heading anchors as GitHub spells them, and explicit `id`/`name` anchors. */
-  readonly anchors: ReadonlySet<string>;
 }
 
 const factsMemo = new WeakMap<Uint8Array, MarkdownFacts | null>();
+const anchorsMemo = new WeakMap<Uint8Array, ReadonlySet<string>>();
 
 /** The facts of a Markdown file's bytes, computed once per bytes; undefined when they are not UTF-8. */
 export function readMarkdownFacts(bytes: Uint8Array): MarkdownFacts | undefined {
@@ -30,13 +29,26 @@ export function readMarkdownFacts(bytes: Uint8Array): MarkdownFacts | undefined 
   return facts ?? undefined;
 }
 
+/**
+ * The anchors of a Markdown file's bytes, computed on the first link that names one of them: most files are
+ * never the target of a fragment, and headings are the part of a file the other rules do not keep.
+ */
+export function readAnchors(bytes: Uint8Array): ReadonlySet<string> {
+  let anchors = anchorsMemo.get(bytes);
+  if (anchors === undefined) {
+    const text = decodeUtf8(bytes);
+    anchors = text === undefined ? new Set() : buildAnchors(readLines(text));
+    anchorsMemo.set(bytes, anchors);
+  }
+  return anchors;
+}
+
 /** The facts of already split lines. */
 export function buildMarkdownFacts(lines: readonly MarkdownLine[]): MarkdownFacts {
   const unclosed = findUnclosedFence(lines);
   return {
     linkLines: lines.filter((l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://')),
     ...(unclosed === undefined ? {} : { unclosedFence: unclosed }),
-    anchors: buildAnchors(lines),
   };
 }
 

@@ -14,12 +14,13 @@ import { lintDescription } from './description-rules.js';
 import { lintHostRules } from './host-rules.js';
 import {
   buildAnchors,
+  countFrontMatterLines,
   findUnclosedFence,
   lintFence,
   lintLineEndings,
   lintLinks,
-  countFrontMatterLines,
   type MarkdownFacts,
+  readAnchors,
   readMarkdownFacts,
 } from './markdown-rules.js';
 import { lintSecrets } from './text-rules.js';
@@ -85,13 +86,16 @@ function buildSkillFindings(
   }
   const baseFacts = base ? readMarkdownFacts(base.bytes) : undefined;
   if (baseFacts) facts.set(BASE_PATH, baseFacts);
+  const bytesOf = new Map(skill.files.map((f) => [f.path, f.file.bytes]));
+  if (base) bytesOf.set(BASE_PATH, base.bytes);
   let bodyAnchors: ReadonlySet<string> | undefined;
   const anchorsIn = (path: string): ReadonlySet<string> | undefined => {
     if (path === SKILL_BODY) {
       bodyAnchors ??= buildAnchors(skill.bodyLines);
       return bodyAnchors;
     }
-    return facts.get(path)?.anchors;
+    const bytes = facts.has(path) ? bytesOf.get(path) : undefined;
+    return bytes === undefined ? undefined : readAnchors(bytes);
   };
   const linksOf = new Map<string, readonly MarkdownLink[]>([[SKILL_BODY, findLinks(skill.bodyLines)]]);
   for (const [path, f] of facts) linksOf.set(path, findLinks(f.linkLines));
