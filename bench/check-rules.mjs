@@ -48,9 +48,13 @@ export function ensureBaseBuild(ref) {
   mkdirSync(dir, { recursive: true });
   execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C "${dir}"`], { cwd: repoRoot });
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
-  execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: dir,
-  });
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: dir,
+    },
+  );
   execFileSync(process.execPath, ['scripts/bundle.mjs'], { cwd: dir, stdio: 'ignore' });
   return dir;
 }
@@ -68,7 +72,10 @@ function codesOf(result) {
 async function measureProcesses(size, baseDir, rounds) {
   const info = ensureCorpus(size, { log });
   const sides = {
-    base: [process.execPath, [join(baseDir, 'bin/companion.js'), 'check', '--root', info.root, '--format', 'json']],
+    base: [
+      process.execPath,
+      [join(baseDir, 'bin/companion.js'), 'check', '--root', info.root, '--format', 'json'],
+    ],
     new: [process.execPath, [binPath, 'check', '--root', info.root, '--format', 'json']],
     limit: [process.execPath, [limitScript, info.root]],
   };
@@ -85,7 +92,9 @@ async function measureProcesses(size, baseDir, rounds) {
   const newCodes = codesOf(samples.new[0]);
   const expected = [...info.expectedCodes].sort();
   if (JSON.stringify(newCodes) !== JSON.stringify(expected)) {
-    throw new Error(`check on ${size} found ${JSON.stringify(newCodes)}, expected ${JSON.stringify(expected)}`);
+    throw new Error(
+      `check on ${size} found ${JSON.stringify(newCodes)}, expected ${JSON.stringify(expected)}`,
+    );
   }
   const med = (name, key) => median(samples[name].map((s) => s[key]));
   const ratio = (a, b, key) => median(samples[a].map((s, i) => s[key] / samples[b][i][key]));
@@ -144,7 +153,9 @@ async function main() {
   assertBuilt();
   const ref = argValue('--base-ref');
   if (!ref) {
-    process.stderr.write('usage: node bench/check-rules.mjs --base-ref <commit> [--sizes S,L] [--rounds N]\n');
+    process.stderr.write(
+      'usage: node bench/check-rules.mjs --base-ref <commit> [--sizes S,L] [--rounds N]\n',
+    );
     process.exit(2);
   }
   const baseDir = ensureBaseBuild(ref);

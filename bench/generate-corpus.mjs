@@ -271,7 +271,8 @@ export function generateCorpus(size, dir, options = {}) {
     ...(config.budget === 'raise'
       ? {
           descriptionBudget:
-            Math.ceil(skills.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0) / 1000) * 1000,
+            Math.ceil(skills.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0) / 1000) *
+            1000,
         }
       : {}),
   };

@@ -54,7 +54,7 @@ describe('findSecrets', () => {
     for (const text of [
       'API_TOKEN=your-token-here-please',
       'API_TOKEN=<paste the token here>',
-      'API_TOKEN=${API_TOKEN_FROM_VAULT}',
+      'API_TOKEN=$' + '{API_TOKEN_FROM_VAULT}',
       'API_TOKEN=aaaaaaaaaaaaaaaaaaaaaaaa',
       `PORT=${value}`,
       `The key = ${value} is what you get.`,
