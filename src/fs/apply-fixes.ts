@@ -37,10 +37,21 @@ export function applyFixPlan(root: string, plan: FixPlan): FixOutcome {
   const renamed: { from: string; to: string; reason: string }[] = [];
   const refused: { path: string; reason: string }[] = [];
   const realRoot = realpathSync(root);
+  /** Real path → the first path it was written through (a link inside the root and its target are one file). */
+  const done = new Map<string, string>();
   for (const fix of plan.files) {
-    const reason = writeAtomically(realRoot, join(root, ...fix.path.split('/')), fix.before, fix.after);
-    if (reason === undefined) written.push({ path: fix.path, changes: fix.changes });
-    else refused.push({ path: fix.path, reason });
+    const path = join(root, ...fix.path.split('/'));
+    const real = safeRealpath(path);
+    const first = real === undefined ? undefined : done.get(real);
+    if (first !== undefined) {
+      written.push({ path: fix.path, changes: [`the same file as ${first}, fixed with it`] });
+      continue;
+    }
+    const reason = writeAtomically(realRoot, path, fix.before, fix.after);
+    if (reason === undefined) {
+      written.push({ path: fix.path, changes: fix.changes });
+      if (real !== undefined) done.set(real, fix.path);
+    } else refused.push({ path: fix.path, reason });
   }
   for (const rename of plan.renames) {
     const reason = renameDirectory(
@@ -126,6 +137,14 @@ function renameDirectory(from: string, to: string): string | undefined {
     return undefined;
   } catch (error) {
     return `it could not be renamed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+}
+
+function safeRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
   }
 }
 

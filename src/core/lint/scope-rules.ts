@@ -54,7 +54,10 @@ export function lintScope(
     const named = new Set(prose.match(TOOL_LIKE) ?? []);
     for (const name of named) {
       if (served.has(name)) continue;
-      const near = TOOL_NAMES.find((t) => editDistance(t, name) <= 3);
+      // A near miss: a few letters off, or the same first word (document_search for document_lookup).
+      const near =
+        TOOL_NAMES.find((t) => editDistance(t, name) <= 3) ??
+        TOOL_NAMES.find((t) => t.split('_')[0] === name.split('_')[0]);
       out.push(
         diagnose(
           codes.proseUnknownTool,
@@ -128,10 +131,12 @@ function namedTargets(
   }
   for (const word of trimmed.split(/\s+/)) {
     const clean = word.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, '');
-    if (clean.startsWith(`${scheme}://guides/`)) {
-      out.push({ owner: `d:${clean.slice(scheme.length + 9)}`, written: clean });
-    } else if (clean.startsWith(`${scheme}://skill/`)) {
-      out.push({ owner: `s:${clean.slice(scheme.length + 8).split('/')[0]!}`, written: clean });
+    const documentPrefix = `${scheme}://guides/`;
+    const skillPrefix = `${scheme}://skill/`;
+    if (clean.startsWith(documentPrefix)) {
+      out.push({ owner: `d:${clean.slice(documentPrefix.length)}`, written: clean });
+    } else if (clean.startsWith(skillPrefix)) {
+      out.push({ owner: `s:${clean.slice(skillPrefix.length).split('/')[0]!}`, written: clean });
     } else if (/^[a-z0-9-]+(?:\/[A-Za-z0-9._-]+)+$/.test(clean) && scopes.has(clean.split('/')[0]!)) {
       out.push({ owner: `d:${clean.replace(/\.md$/, '')}`, written: clean });
     }

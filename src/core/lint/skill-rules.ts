@@ -137,8 +137,9 @@ function buildSkillFindings(
     }
     const binary = describeBinary(path, file.bytes);
     if (binary) out.push(diagnose(codes.binaryFile, `"${path}" ${binary}.`, where));
-    if (binary || (!path.endsWith('.md') && !isTextual(buildMimeType(path)))) continue;
+    // Whatever its name, a file whose bytes are text is served as those bytes: a key in a .pem leaks as well.
     out.push(...lintSecrets(file.path, file.bytes));
+    if (binary || (!path.endsWith('.md') && !isTextual(buildMimeType(path)))) continue;
     const md = facts.get(path);
     if (md) {
       const fileText = decodeUtf8(file.bytes) ?? '';
