@@ -120,13 +120,13 @@ describe('inline directives', () => {
       [DOC]: docWith(`<!-- companion-disable CMP504 -->\n[a](#nope) [b](#gone)\n${secret}`),
     });
     expect(result.diagnostics.map((d) => d.code)).toEqual(['CMP600']);
-    expect(result.suppressed.map((d) => d.code)).toEqual(['CMP504', 'CMP504']);
+    expect(result.suppressed?.map((d) => d.code)).toEqual(['CMP504', 'CMP504']);
   });
 
   it('suppress a finding on their own line only', () => {
     const result = build({ [DOC]: docWith(`${secret} <!-- companion-disable-line CMP600 -->\n${secret}`) });
     expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([['CMP600', 7]]);
-    expect(result.suppressed.map((d) => d.line)).toEqual([6]);
+    expect(result.suppressed?.map((d) => d.line)).toEqual([6]);
   });
 
   it('report a directive that names no known code (CMP691) or suppresses nothing (CMP692)', () => {
@@ -149,6 +149,6 @@ describe('inline directives', () => {
     );
     const result = build({ 'skills/alpha/SKILL.md': alpha });
     expect(result.diagnostics).toEqual([]);
-    expect(result.suppressed.map((d) => d.code)).toEqual(['CMP409']);
+    expect(result.suppressed?.map((d) => d.code)).toEqual(['CMP409']);
   });
 });
