@@ -26,6 +26,8 @@ const INTRO = [
   '- **warning**: it works, but some hosts read it differently or it is most likely a mistake. The check passes, unless you run it with `--strict`, which fails on warnings as it does on errors. Run `companion check --strict` in CI to keep your content free of warnings too.',
   '- **info**: worth knowing. Never fails the check.',
   '',
+  'These are the defaults. The `check` section of `knowledge/server-scope.json` can give any code another severity or turn it off, and a comment in a file (`<!-- companion-disable-next-line CMP600 -->`) suppresses one finding; the document on checking content in CI shows both. A severity never changes what is served: only findings that make an item impossible to serve withhold it.',
+  '',
   '`companion check` exits 0 when the check passes, 1 when it finds errors (or warnings under `--strict`), and 2 for a usage error or a content root it cannot read. `--format json` prints the same diagnostics for tools, and `--format github` as annotations on the pull request.',
 ];
 
