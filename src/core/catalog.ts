@@ -28,9 +28,10 @@ import {
   lintSkillSet,
   lintUnservedMarkdown,
   readDirectivesOf,
+  readMarkdownFacts,
   resolveCheckConfig,
 } from './lint/index.js';
-import { findLinks, findSchemeUris, type MarkdownLine, readLines } from './markdown.js';
+import { findLinks, findSchemeUris, type MarkdownLine } from './markdown.js';
 import { PersistentMap, type PersistentMapEditor } from './persistent-map.js';
 import { readScope, SCOPE_FILE } from './scope.js';
 import { DEFAULT_SCHEME, SCOPE_SCHEMA_FILE, type ServerScope } from './scope-schema.js';
@@ -88,7 +89,6 @@ const servedMemo = new WeakMap<
   Uint8Array,
   { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
 >();
-const linesMemo = new WeakMap<Uint8Array, readonly MarkdownLine[]>();
 const documentMemo = new WeakMap<
   ParsedDocument,
   {
@@ -111,19 +111,10 @@ function sortedPaths(files: ReadonlyMap<string, SourceFile>): string[] {
 
 /**
  * The lines of a Markdown file that a link check reads (those holding `](`, `]:` or `://`; the scans skip every
- * other line), memoized on the bytes; undefined when the bytes are not UTF-8.
+ * other line), from the one scan of the file the lint rules share; undefined when the bytes are not UTF-8.
  */
 function readLinkLines(bytes: Uint8Array): readonly MarkdownLine[] | undefined {
-  let lines = linesMemo.get(bytes);
-  if (lines === undefined) {
-    const text = decodeUtf8(bytes);
-    if (text === undefined) return undefined;
-    lines = readLines(text).filter(
-      (l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://'),
-    );
-    linesMemo.set(bytes, lines);
-  }
-  return lines;
+  return readMarkdownFacts(bytes)?.linkLines;
 }
 
 const DEFAULT_SERVER: ServerIdentity = {

@@ -11,7 +11,7 @@ export {
   type SuppressedDiagnostic,
 } from './directives.js';
 export { lintBase } from './document-rules.js';
-export { classifyLinkPath, lintUnservedMarkdown } from './markdown-rules.js';
+export { classifyLinkPath, lintUnservedMarkdown, readMarkdownFacts } from './markdown-rules.js';
 export { lintRouting, lintScope, type Presence } from './scope-rules.js';
 export { lintSkill } from './skill-rules.js';
 export { lintSkillSet } from './skill-set-rules.js';
