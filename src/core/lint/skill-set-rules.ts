@@ -5,13 +5,28 @@
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { type ParsedSkill, SKILL_BODY, SKILLS_DIR } from '../skills.js';
 
-/** `published` in id order; each skill whose description an earlier one already has gets a finding. */
+const keys = new WeakMap<ParsedSkill, string>();
+
+/** A description as the comparison sees it: lowercase, spaces collapsed, no closing period. Memoized per skill. */
+function keyOf(skill: ParsedSkill): string {
+  let key = keys.get(skill);
+  if (key === undefined) {
+    key = skill.description.toLowerCase().replace(/\s+/g, ' ');
+    while (key.endsWith('.') || key.endsWith(' ')) key = key.slice(0, -1);
+    keys.set(skill, key);
+  }
+  return key;
+}
+
+/**
+ * `published` in id order; each skill whose description an earlier one already has gets a finding. Runs on
+ * every skill change, so each description is normalized once per parse, not once per run.
+ */
 export function lintSkillSet(published: readonly ParsedSkill[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const first = new Map<string, string>();
   for (const skill of published) {
-    let key = skill.description.toLowerCase().replace(/\s+/g, ' ');
-    while (key.endsWith('.') || key.endsWith(' ')) key = key.slice(0, -1);
+    const key = keyOf(skill);
     const earlier = first.get(key);
     if (earlier === undefined) {
       first.set(key, skill.id);
