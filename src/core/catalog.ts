@@ -953,7 +953,7 @@ function createState(options: BuildOptions): BuilderState {
     return [
       diagnose(
         codes.descriptionBudget,
-        `Published skill names and descriptions add up to ${used} characters; hosts keep ${budget}. The longest description is ${longest.id}'s (${longest.description.length}).`,
+        `Published skill names and descriptions add up to ${used} characters; ${budget === DEFAULT_DESCRIPTION_BUDGET ? 'Claude Code keeps' : 'the budget set for this server is'} ${budget}. The longest description is ${longest.id}'s (${longest.description.length}).`,
         { file: `${SKILLS_DIR}${longest.id}/${SKILL_BODY}` },
       ),
     ];
