@@ -13,6 +13,8 @@ const summary: CheckSummary = {
   ok: false,
 };
 
+const DIAGNOSTIC_KEYS = ['code', 'severity', 'file', 'line', 'column', 'message', 'hint'];
+
 describe('formatJson', () => {
   it('writes every key in a fixed order, null for a missing location, pretty and newline-terminated', () => {
     const diagnostics: Diagnostic[] = [
@@ -32,15 +34,7 @@ describe('formatJson', () => {
     expect(text).toContain('\n  "diagnostics": [\n    {\n      "code": "CMP410",');
     const parsed = JSON.parse(text);
     expect(Object.keys(parsed)).toEqual(['diagnostics', 'suppressed', 'summary']);
-    expect(Object.keys(parsed.diagnostics[0])).toEqual([
-      'code',
-      'severity',
-      'file',
-      'line',
-      'column',
-      'message',
-      'hint',
-    ]);
+    expect(Object.keys(parsed.diagnostics[0])).toEqual(DIAGNOSTIC_KEYS);
     expect(parsed.diagnostics[0]).toMatchObject({ file: null, line: null, column: null });
     expect(parsed.diagnostics[1]).toEqual({
       code: 'CMP408',
@@ -83,16 +77,7 @@ describe('formatJson', () => {
     ];
     const parsed = JSON.parse(formatJson([], { ...summary, errors: 0, suppressed: 1 }, { suppressed }));
     expect(parsed.suppressed).toEqual(suppressed);
-    expect(Object.keys(parsed.suppressed[0])).toEqual([
-      'code',
-      'severity',
-      'file',
-      'line',
-      'column',
-      'message',
-      'hint',
-      'suppressedBy',
-    ]);
+    expect(Object.keys(parsed.suppressed[0])).toEqual([...DIAGNOSTIC_KEYS, 'suppressedBy']);
     expect(parsed.summary.suppressed).toBe(1);
   });
 

@@ -190,6 +190,17 @@ function observe(result: BuildResult) {
   };
 }
 
+/** The valid fixture as a fresh map of files, each with its own bytes. */
+function validFiles(): Map<string, SourceFile> {
+  const encoder = new TextEncoder();
+  return new Map(
+    Object.entries(valid).map(([path, text]) => [
+      path,
+      { path, bytes: encoder.encode(text), mtimeMs: MTIME },
+    ]),
+  );
+}
+
 describe('createCatalogBuilder', () => {
   it('update equals a build from scratch after any sequence of edits', () => {
     fc.assert(
@@ -276,45 +287,25 @@ describe('createCatalogBuilder', () => {
     ['CMP110', [['knowledge/server-scope.json', routingToDelta]]],
     ...COMBOS.slice(0, 1).map((writes) => ['CMP623', writes] as const),
   ] as const)('%s goes through update as through a fresh build', (code, writes) => {
-    const encoder = new TextEncoder();
-    const files = new Map<string, SourceFile>(
-      Object.entries(valid).map(([path, text]) => [
-        path,
-        { path, bytes: encoder.encode(text), mtimeMs: MTIME },
-      ]),
-    );
     const builder = createCatalogBuilder();
-    builder.build({ files: new Map(files), problems: [] });
-    for (const [path, text] of writes) files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
-    const written = { files: new Map(files), problems: [] };
-    const next = builder.update(
-      written,
-      writes.map(([path]) => path),
-    );
+    builder.build({ files: validFiles(), problems: [] });
+    const files = validFiles();
+    for (const [path, text] of writes)
+      files.set(path, { path, bytes: new TextEncoder().encode(text), mtimeMs: MTIME });
+    const written = { files, problems: [] };
+    const paths = writes.map(([path]) => path);
+    const next = builder.update(written, paths);
     expect(observe(next)).toEqual(observe(buildCatalog(written)));
     expect(next.diagnostics.map((d) => d.code)).toContain(code);
-    const restored = new Map(
-      Object.entries(valid).map(([path, text]) => [
-        path,
-        { path, bytes: encoder.encode(text), mtimeMs: MTIME },
-      ]),
-    );
-    const back = builder.update(
-      { files: restored, problems: [] },
-      writes.map(([path]) => path),
-    );
-    expect(observe(back)).toEqual(observe(buildCatalog({ files: restored, problems: [] })));
+    const restored = { files: validFiles(), problems: [] };
+    const back = builder.update(restored, paths);
+    expect(observe(back)).toEqual(observe(buildCatalog(restored)));
     expect(back.diagnostics).toEqual([]);
   });
 
   it('starts over after a call that threw, instead of building on half-updated state', () => {
     const encoder = new TextEncoder();
-    const files = new Map<string, SourceFile>(
-      Object.entries(valid).map(([path, text]) => [
-        path,
-        { path, bytes: encoder.encode(text), mtimeMs: MTIME },
-      ]),
-    );
+    const files = validFiles();
     const builder = createCatalogBuilder();
     builder.build({ files, problems: [] });
     const poisoned = new Map(files);
