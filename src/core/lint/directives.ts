@@ -7,7 +7,7 @@
  *     <!-- companion-disable-next-line CMP600 -->      findings on the next line
  *     text <!-- companion-disable-line CMP504 -->      findings on this line
  *
- * In YAML front matter and in any other text file (scripts, JSON is out of luck), the same words in a comment
+ * In YAML front matter and in any other text file but JSON (which has no comments), the same words in a comment
  * that starts with `#` or `//`: `# companion-disable-next-line CMP600`. Codes are separated by spaces or
  * commas; `--` ends them and starts a free-text reason. A directive naming no known code is CMP691; one that
  * suppresses nothing is CMP692. Neither can be suppressed.
@@ -39,11 +39,15 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 
 const memo = new WeakMap<Uint8Array, { readonly path: string; readonly found: readonly Directive[] }>();
 
-/** The directives of a file's bytes, read once per bytes; none for files that are not text. */
+/**
+ * The directives of a file's bytes, read once per bytes; none for files that are not text, nor for JSON, which
+ * has no comments (a string holding the words is not a directive).
+ */
 export function readDirectivesOf(path: string, bytes: Uint8Array): readonly Directive[] {
   const cached = memo.get(bytes);
   if (cached?.path === path) return cached.found;
-  const text = path.endsWith('.md') || isTextual(buildMimeType(path)) ? decodeUtf8(bytes) : undefined;
+  const commented = path.endsWith('.md') || (isTextual(buildMimeType(path)) && !path.endsWith('.json'));
+  const text = commented ? decodeUtf8(bytes) : undefined;
   const found = text === undefined ? [] : readDirectives(path, text);
   memo.set(bytes, { path, found });
   return found;

@@ -31,7 +31,7 @@ const memo = new WeakMap<
   { readonly base: SourceFile | undefined; readonly rules: LintRules; readonly found: readonly Diagnostic[] }
 >();
 
-/** Every lint finding of `skill` (draft or not); `base` is served in it as references/base.md. */
+/** Every lint finding of a published `skill`; `base` is served in it as references/base.md. */
 export function lintSkill(
   skill: ParsedSkill,
   base: SourceFile | undefined,
