@@ -2,8 +2,8 @@
  * Writes a `check --fix` plan into the content: the one place companion writes into what it serves, at the
  * author's explicit request. Each file is replaced atomically (a temporary file in the same directory, its
  * mode and owner copied, flushed, then renamed over the original), and only while it still holds exactly the
- * bytes the plan was made from: a file changed since it was read, a hardlinked one, or one whose real path
- * leaves the root is refused and left as it is. No byte is lost: until the rename the original is untouched,
+ * bytes the plan was made from: a file changed since it was read, a read-only or hardlinked one, or one whose
+ * real path leaves the root is refused and left as it is. No byte is lost: until the rename the original is untouched,
  * and after it the new bytes are whole.
  */
 import { randomBytes } from 'node:crypto';
@@ -84,6 +84,8 @@ function writeAtomically(
   if (!stat.isFile()) return 'it is not a regular file';
   // A rename would split a hardlink in two: the other name would keep the old bytes.
   if (stat.nlink > 1) return `it has ${stat.nlink} hard links`;
+  // A rename replaces a file its owner made read-only as readily as any other; a read-only file says "leave me".
+  if ((stat.mode & 0o200) === 0) return 'it is read-only';
   if (!sameBytes(readFileSync(real), before)) return 'it changed since it was read; run the fix again';
   const temp = join(
     dirname(real),

@@ -71,6 +71,16 @@ describe('applyFixPlan', () => {
     expect(readFileSync(p.path(DOC), 'utf8')).toBe(edited);
   });
 
+  it('refuses a read-only file', () => {
+    const p = project({ [DOC]: crlf });
+    const plan = planFor(p);
+    chmodSync(p.path(DOC), 0o444);
+    const outcome = applyFixPlan(p.root, plan);
+    expect(outcome.refused).toEqual([{ path: DOC, reason: 'it is read-only' }]);
+    expect(readFileSync(p.path(DOC), 'utf8')).toBe(crlf);
+    chmodSync(p.path(DOC), 0o644);
+  });
+
   it('refuses to split a hardlink', () => {
     const p = project({ [DOC]: crlf });
     const plan = planFor(p);
