@@ -186,7 +186,7 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     diagnostics.push(
       diagnose(
         codes.skillDescription,
-        `\`description\` is ${description.length} characters; hosts accept at most 1024.`,
+        `\`description\` is ${description.length} characters; the Agent Skills specification allows 1024, and Codex refuses a longer one.`,
         at('description'),
       ),
     );
