@@ -5,10 +5,10 @@
  * the dynamic part, redrawn in place from the model's state.
  */
 import { render, Static, Text, useInput, useStdin } from 'ink';
-import { useCallback, useSyncExternalStore } from 'react';
 import { Dashboard } from './components/Dashboard.js';
 import { ColorContext, Tint } from './components/Tint.js';
 import type { DevModel } from './dev-state.js';
+import { useFrameState } from './use-frame-state.js';
 import { useTerminalSize } from './use-terminal-size.js';
 
 export interface AppProps {
@@ -21,8 +21,7 @@ export interface AppProps {
 
 /** The dashboard, sized to the terminal, listening for the quit keys when stdin is a TTY. */
 export function App({ model, onQuit, home }: AppProps) {
-  const subscribe = useCallback((onChange: () => void) => model.subscribe(() => onChange()), [model]);
-  const state = useSyncExternalStore(subscribe, model.getState);
+  const state = useFrameState(model);
   const { columns, rows } = useTerminalSize();
   const { isRawModeSupported } = useStdin();
   useInput(

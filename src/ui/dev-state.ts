@@ -406,6 +406,13 @@ export interface DevModelOptions {
   readonly root: string;
   /** Clock for errors and batches. @default Date.now */
   readonly now?: () => number;
+  /**
+   * Runs `flush` later, off the path that reported the event. The default, `setImmediate`, runs it after the
+   * current turn and every microtask it queued — which is where the MCP layer writes the notifications of a
+   * change — so hosts hear of a save before the view model (and anything drawn from it) does any work.
+   * Tests pass `(flush) => flush()` to see each event at once. @default setImmediate
+   */
+  readonly defer?: (flush: () => void) => void;
 }
 
 export type DevListener = (state: DevState, previous: DevState, event: DevEvent) => void;
@@ -413,26 +420,28 @@ export type DevListener = (state: DevState, previous: DevState, event: DevEvent)
 /**
  * The live state of one `companion dev` run. Subscribes to the store and the registry on creation; the watcher
  * has no subscription API of its own, so the command forwards its `onStatus`, `onBatch` and `onError` callbacks
- * to the `record*` methods.
+ * to the `record*` methods. Events are queued as they arrive and reduced together in one deferred flush (see
+ * `DevModelOptions.defer`), in the order they arrived.
  */
 export interface DevModel {
   getState(): DevState;
   /**
-   * Calls `listener` synchronously after every event that changed the state, with the state before it.
-   * Returns the unsubscribe function. Shaped for `useSyncExternalStore`.
+   * Calls `listener` after every event that changed the state, with the state before it, during the deferred
+   * flush. Returns the unsubscribe function.
    */
   subscribe(listener: DevListener): () => void;
   recordWatcherStatus(status: WatcherStatus): void;
   /** A watcher batch ran: `change` is what the store published for it, undefined when nothing was. */
   recordBatch(change: CatalogChange | undefined, paths: readonly string[], waitMs?: number): void;
   recordError(error: unknown): void;
-  /** Stops listening to the store and the registry. Idempotent. */
+  /** Stops listening to the store and the registry; events still queued are dropped. Idempotent. */
   close(): void;
 }
 
 /** Creates the model and starts listening. A throwing listener never reaches the store or the registry. */
 export function createDevModel(options: DevModelOptions): DevModel {
   const now = options.now ?? Date.now;
+  const defer = options.defer ?? ((flush: () => void) => setImmediate(flush));
   const listeners = new Set<DevListener>();
   const watcherStatus = options.watcher?.status();
   let state = createInitialState({
@@ -444,32 +453,50 @@ export function createDevModel(options: DevModelOptions): DevModel {
     // `onStatus` only a fallback to polling (or a close) is worth showing.
     ...(watcherStatus === undefined || watcherStatus.mode === 'events' ? {} : { watcher: watcherStatus }),
   });
+  let closed = false;
+  // Each entry makes its event when the flush runs, so a generation counts the notifications the sessions
+  // recorded by then rather than guessing them ahead of the MCP layer.
+  let queue: (() => DevEvent)[] = [];
 
-  const dispatch = (event: DevEvent): void => {
-    const previous = state;
-    const next = reduceDevState(previous, event);
-    if (next === previous) return;
-    state = next;
-    for (const listener of [...listeners]) {
-      try {
-        listener(next, previous, event);
-      } catch {
-        // A broken view must not stop the store from publishing or the other views from drawing.
+  const flush = (): void => {
+    const events = queue;
+    queue = [];
+    for (const make of events) {
+      if (closed) return;
+      const event = make();
+      const previous = state;
+      const next = reduceDevState(previous, event);
+      if (next === previous) continue;
+      state = next;
+      for (const listener of [...listeners]) {
+        try {
+          listener(next, previous, event);
+        } catch {
+          // A broken view must not stop the other views from drawing.
+        }
       }
     }
   };
+  const enqueue = (make: () => DevEvent): void => {
+    if (closed) return;
+    queue.push(make);
+    if (queue.length === 1) defer(flush);
+  };
 
   const stopStore = options.store.subscribe((change) => {
-    const sessions = options.sessions.list();
-    dispatch({
-      type: 'generation',
-      change,
-      updated: countUpdatedNotifications(change.updatedUris, sessions),
-      hosts: sessions.length,
+    enqueue(() => {
+      const sessions = options.sessions.list();
+      return {
+        type: 'generation',
+        change,
+        updated: countUpdatedNotifications(change.updatedUris, sessions),
+        hosts: sessions.length,
+      };
     });
   });
-  const stopSessions = options.sessions.subscribe((sessions) => dispatch({ type: 'sessions', sessions }));
-  let closed = false;
+  const stopSessions = options.sessions.subscribe((sessions) =>
+    enqueue(() => ({ type: 'sessions', sessions })),
+  );
 
   return {
     getState: () => state,
@@ -481,23 +508,26 @@ export function createDevModel(options: DevModelOptions): DevModel {
         listeners.delete(entry);
       };
     },
-    recordWatcherStatus: (status) => dispatch({ type: 'watcher', status }),
+    recordWatcherStatus: (status) => enqueue(() => ({ type: 'watcher', status })),
     recordBatch(change, paths, waitMs) {
-      dispatch({
+      const at = now();
+      enqueue(() => ({
         type: 'batch',
-        at: now(),
+        at,
         ...(change === undefined ? {} : { generation: change.current.number }),
         paths,
         ...(waitMs === undefined ? {} : { waitMs }),
-      });
+      }));
     },
     recordError(error) {
       const message = error instanceof Error ? error.message : String(error);
-      dispatch({ type: 'error', at: now(), message: message.split('\n')[0] ?? message });
+      const at = now();
+      enqueue(() => ({ type: 'error', at, message: message.split('\n')[0] ?? message }));
     },
     close() {
       if (closed) return;
       closed = true;
+      queue = [];
       stopStore();
       stopSessions();
       listeners.clear();

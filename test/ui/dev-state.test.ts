@@ -270,6 +270,7 @@ describe('createDevModel', () => {
         url: 'http://127.0.0.1:1/mcp',
         root: store.root,
         now: () => T0,
+        defer: (flush) => flush(),
       });
       const events: string[] = [];
       const stop = model.subscribe((_state, _previous, event) => events.push(event.type));
@@ -300,6 +301,29 @@ describe('createDevModel', () => {
       project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Again.\n---\n');
       store.applyChanges(['skills/demo/SKILL.md']);
       expect(model.getState().generation).toBe(2);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it('reduces events only after the turn that published them: hosts hear first, in arrival order', async () => {
+    const project = copyFixture('fs-basic');
+    try {
+      const store = createCatalogStore({ root: project.root });
+      const sessions = createSessionRegistry({ now: () => T0 });
+      const model = createDevModel({ store, sessions, url: 'u', root: store.root });
+      const seen: string[] = [];
+      model.subscribe((state, _previous, event) => seen.push(`${event.type}:${state.generation}`));
+      // Subscribed after the model, as every MCP session is: it must still run before the model does any work.
+      store.subscribe((change) => seen.push(`host:${change.current.number}`));
+      project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Changed.\n---\n\n# Demo\n');
+      store.applyChanges(['skills/demo/SKILL.md']);
+      model.recordError('after the save');
+      expect(seen).toEqual(['host:2']);
+      expect(model.getState().generation).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).toEqual(['host:2', 'generation:2', 'error:2']);
+      model.close();
     } finally {
       project.cleanup();
     }

@@ -178,6 +178,7 @@ describe('startPlainLog', () => {
       sessions,
       url: 'http://127.0.0.1:1/mcp',
       root: '/r',
+      defer: (flush) => flush(),
     });
     let out = '';
     const stop = startPlainLog(model, (text) => {
