@@ -2,6 +2,12 @@
  * The one state owner: holds the snapshot read from disk and the generation built from it, re-reads only what
  * it is told changed, and publishes each rebuild to its subscribers. Wraps `readSnapshot`'s reader, the pure
  * incremental `createCatalogBuilder` (told which paths changed) and `diffCatalogs`.
+ *
+ * Last good: every build hands back the last good version of each item (`BuildResult.lastGood`) and the store
+ * gives it to the next build, so an item that stops parsing, validating or reading while the store lives keeps
+ * being served as it last was good, whole, until a save fixes it or it is deleted (`Generation.held` lists
+ * them). A cold start has no last good versions: a broken item is withheld. And a re-read that would leave a
+ * tree that had files with none at all is not published until a second read, a moment later, says the same.
  */
 import { createCatalogBuilder } from '../core/catalog.js';
 import { diffCatalogs } from '../core/diff.js';
@@ -71,6 +77,12 @@ export interface CatalogStore extends CatalogSource {
    * `applyChanges`. Repairs whatever the watcher missed. Costs about one `lstat` per file.
    */
   reconcile(): CatalogChange | undefined;
+  /**
+   * Paths worth reading again soon, without any event: files and directories that could not be read just now
+   * (`unavailable`: EMFILE, EIO, …), and a re-read that found the whole tree empty and awaits confirmation.
+   * Empty when nothing is pending. The watcher retries them with backoff (`applyChanges`).
+   */
+  pending(): readonly string[];
   /** The snapshot the current state was read into. For tests and diagnostics. */
   snapshot(): Snapshot;
 }
@@ -111,7 +123,16 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
   let problems: ReadonlyMap<string, FileProblem> = initial.problems;
   let snapshot: Snapshot = { files, problems: sortProblems(problems) };
   let sorted: Snapshot | undefined;
-  let generation: Generation = { number: 1, ...build(snapshot), builtAt: now() };
+  // A cold start: nothing to hold yet.
+  let lastGood: ReadonlyMap<string, SourceFile> = new Map();
+  const toGeneration = (number: number, result: BuildResult): Generation => {
+    lastGood = result.lastGood ?? new Map();
+    const { lastGood: _, held, ...rest } = result;
+    return { number, ...rest, ...(held === undefined || held.length === 0 ? {} : { held }), builtAt: now() };
+  };
+  let generation: Generation = toGeneration(1, build(snapshot));
+  // Set when a re-read found the whole tree empty and held off publishing it: these paths, read again.
+  let unconfirmedEmpty: readonly string[] | undefined;
   // Set when a rebuild threw: the snapshot moved on without a generation, so the next call must rebuild.
   let stale = false;
   let busy = false;
@@ -173,6 +194,18 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
       }
     }
 
+    // A tree that had files and would have none: an editor or a checkout caught mid-way, or the disk failing
+    // us, far more often than an author deleting everything. Publish that only when a second read says so.
+    let removed = 0;
+    for (const key of affected) if (files.has(key) || problems.has(key)) removed++;
+    const known = files.size + problems.size;
+    const emptied = known > 0 && known - removed + fresh.files.size + fresh.problems.size === 0;
+    if (emptied && unconfirmedEmpty === undefined) {
+      unconfirmedEmpty = targets;
+      return undefined;
+    }
+    unconfirmedEmpty = undefined;
+
     for (const key of affected) prints.delete(key);
     for (const [key, print] of fresh.prints) prints.set(key, print);
     for (const key of [...links.keys()]) if (isUnder(key, targetSet)) links.delete(key);
@@ -194,7 +227,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     for (const key of nextFiles.keys()) problemsCopy.delete(key);
     files = filesCopy.done();
     problems = problemsCopy;
-    snapshot = { files, problems: sortProblems(problems) };
+    snapshot = { files, problems: sortProblems(problems), lastGood };
     sorted = undefined;
 
     // After a rebuild that threw, the builder starts over (it keeps no half-updated state), so the paths
@@ -203,7 +236,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     const result = build(snapshot, changedPaths);
     stale = false;
     const previous = generation;
-    const current: Generation = { number: previous.number + 1, ...result, builtAt: now() };
+    const current = toGeneration(previous.number + 1, result);
     const diff = diffCatalogs(previous.catalog, current.catalog);
     generation = current;
     const change: CatalogChange = {
@@ -234,7 +267,16 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     const differing: string[] = [];
     for (const [key, print] of fresh.prints) if (prints.get(key) !== print) differing.push(key);
     for (const key of prints.keys()) if (!fresh.prints.has(key)) differing.push(key);
+    // A read that failed just now has the same print as before: only reading it again tells.
+    differing.push(...pending());
     return applyChanges(differing);
+  }
+
+  function pending(): readonly string[] {
+    const paths: string[] = [];
+    for (const [key, problem] of problems) if (problem.kind === 'unavailable') paths.push(key);
+    if (unconfirmedEmpty) paths.push(...unconfirmedEmpty);
+    return paths;
   }
 
   return {
@@ -250,6 +292,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     },
     applyChanges,
     reconcile,
+    pending,
     snapshot: () => {
       sorted ??= buildSnapshot(files, problems);
       return sorted;

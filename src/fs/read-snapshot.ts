@@ -321,7 +321,7 @@ function visitEntry(
   } catch (error) {
     // Gone between readdir and lstat: simply absent.
     if (isVanished(error)) return;
-    addProblem(into, path, 'unreadable', errorCode(error), `error:${errorCode(error)}`);
+    addProblem(into, path, unreadableKind(error), errorCode(error), `error:${errorCode(error)}`);
     return;
   }
   const print = fingerprint(lst);
@@ -402,7 +402,7 @@ function walkDirectory(
     entries = fs.readdirSync(real, { withFileTypes: true });
   } catch (error) {
     if (isVanished(error)) return;
-    addProblem(into, path, 'unreadable', errorCode(error), `dir:${print}`);
+    addProblem(into, path, unreadableKind(error), errorCode(error), `dir:${print}`);
     return;
   }
   entries.sort((a, b) => comparePaths(a.name, b.name));
@@ -501,7 +501,7 @@ function readFileBytes(context: Context, path: string, candidate: string): ReadO
     const code = errorCode(error);
     if (isVanished(error)) return undefined;
     if (code === 'ELOOP') return 'retry';
-    return { problem: 'unreadable', detail: code };
+    return { problem: unreadableKind(error), detail: code };
   }
   try {
     const stats = fs.fstatSync(fd);
@@ -523,7 +523,7 @@ function readFileBytes(context: Context, path: string, candidate: string): ReadO
     return { bytes: readAll(fd, stats.size), mtimeMs: stats.mtimeMs, mode: stats.mode & 0o777, print };
   } catch (error) {
     if (isVanished(error)) return undefined;
-    return { problem: 'unreadable', detail: errorCode(error) };
+    return { problem: unreadableKind(error), detail: errorCode(error) };
   } finally {
     fs.closeSync(fd);
   }
@@ -614,6 +614,15 @@ function fingerprint(stats: fs.Stats): string {
 
 function isInside(rootReal: string, real: string): boolean {
   return rootReal === '/' ? real.startsWith('/') : real.startsWith(`${rootReal}/`);
+}
+
+/** Errors that say the machine is busy, not that the file is unreadable: reading again later may work. */
+const TRANSIENT_CODES = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EIO', 'EBUSY']);
+
+/** `unavailable` for a transient error (retried; the item keeps its last good version), else `unreadable`. */
+function unreadableKind(error: unknown): 'unavailable' | 'unreadable' {
+  const code = errorCode(error);
+  return code !== undefined && TRANSIENT_CODES.has(code) ? 'unavailable' : 'unreadable';
 }
 
 function isVanished(error: unknown): boolean {
