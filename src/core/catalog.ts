@@ -551,7 +551,9 @@ function createState(options: BuildOptions): BuilderState {
       else {
         skillUnits.set(id, unit);
         if (unit.held) heldUnits.set(`s:${id}`, unit.held);
-        unit.servedPaths.forEach((path, i) => good.set(path, unit.servedFiles[i]!));
+        unit.servedPaths.forEach((path, i) => {
+          good.set(path, unit.servedFiles[i]!);
+        });
       }
       const after = skillUnits.get(id);
       setFindings(readFindings, `s:${id}`, after?.readDiagnostics);
