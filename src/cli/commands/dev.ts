@@ -13,7 +13,7 @@ import { createDevModel, type DevModel } from '../../ui/dev-state.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
-import { createServedStore, type ServedStore } from '../served-store.js';
+import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
 
 const DEFAULT_HOST = '127.0.0.1';
 
@@ -36,7 +36,8 @@ Options:
 
 Exit codes:
   0  stopped by q, Ctrl+C, SIGINT or SIGTERM
-  2  usage error, a root that is missing or cannot be read, or a port in use
+  2  usage error, a root that is missing, cannot be read or holds no content
+     (neither knowledge/server-scope.json nor skills/), or a port in use
 `;
 
 const OPTIONS = {
@@ -81,7 +82,7 @@ export const run: Command = async (argv, io) => {
   try {
     served = createServedStore(resolve(io.cwd, values.root ?? '.'), io.cwd, io.env);
   } catch (error) {
-    if (!(error instanceof RootError)) throw error;
+    if (!(error instanceof RootError) && !(error instanceof NoContentError)) throw error;
     io.stderr.write(`companion dev: ${error.message}\n`);
     return EXIT_USAGE;
   }
