@@ -711,6 +711,7 @@ function createState(options: BuildOptions): BuilderState {
       contents,
       documents,
       skills,
+      descriptionBudget: options.descriptionBudget ?? scope?.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
     };
     const held: HeldItem[] = [];
     if (heldScope) held.push(heldScope);

@@ -5,7 +5,7 @@
  */
 import { decodeUtf8 } from './content.js';
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
-import { type Position, parseFrontMatter } from './front-matter.js';
+import { type FrontMatter, type Position, parseFrontMatter } from './front-matter.js';
 import { findTitles, type MarkdownLine, readLines } from './markdown.js';
 import type { SourceFile } from './types.js';
 import { isSafePath, isSafeSegment } from './uris.js';
@@ -121,37 +121,138 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     return { diagnostics: [diagnose(codes.invalidUtf8, 'SKILL.md is not valid UTF-8.', { file: bodyPath })] };
   }
   const fm = parseFrontMatter(text);
+  let servable = true;
+  let data: Readonly<Record<string, unknown>> = {};
+  let draft = false;
   if (fm.kind === 'missing') {
-    return {
-      diagnostics: [
-        diagnose(codes.skillFrontMatterMissing, 'SKILL.md does not start with a "---" front matter block.', {
-          file: bodyPath,
-          line: 1,
-        }),
-      ],
-    };
+    diagnostics.push(
+      diagnose(codes.skillFrontMatterMissing, 'SKILL.md does not start with a "---" front matter block.', {
+        file: bodyPath,
+        line: 1,
+      }),
+    );
+    servable = false;
+  } else if (fm.kind === 'error') {
+    diagnostics.push(
+      diagnose(codes.skillYaml, `The front matter does not parse: ${fm.message}`, {
+        file: bodyPath,
+        line: fm.line,
+        column: fm.column,
+      }),
+    );
+    servable = false;
+  } else {
+    data = fm.data;
+    const found = diagnostics.length;
+    draft = checkFrontMatter(fm, id, bodyPath, diagnostics);
+    const unservable: readonly string[] = [codes.skillName.code, codes.skillDescription.code];
+    if (diagnostics.slice(found).some((d) => unservable.includes(d.code))) servable = false;
   }
-  if (fm.kind === 'error') {
-    return {
-      diagnostics: [
-        diagnose(codes.skillYaml, `The front matter does not parse: ${fm.message}`, {
-          file: bodyPath,
-          line: fm.line,
-          column: fm.column,
-        }),
-      ],
-    };
+  const description = data.description;
+
+  // The body and the other files are checked even when the front matter failed: their findings stand alone.
+  const bodyText = fm.body;
+  const bodyLine = fm.kind === 'ok' ? fm.bodyLine : fm.kind === 'error' ? (fm.bodyLine ?? 1) : 1;
+  const bodyLines = bodyText === undefined ? [] : readLines(bodyText, bodyLine);
+  const titles = findTitles(bodyLines);
+  if (bodyText !== undefined && titles.length === 0) {
+    diagnostics.push(
+      diagnose(codes.skillTitle, 'SKILL.md has no "# " title line.', { file: bodyPath, line: bodyLine }),
+    );
   }
+
+  const others: SkillSourceFile[] = [];
+  let totalBytes = body.bytes.byteLength + baseSize;
+  for (const [path, file] of [...files].sort(([a], [b]) => compare(a, b))) {
+    if (path === SKILL_BODY) continue;
+    if (path === BASE_PATH) {
+      diagnostics.push(
+        diagnose(codes.baseShadowed, `${dir}/${BASE_PATH} would be replaced by skills/base.md when served.`, {
+          file: `${dir}/${path}`,
+        }),
+      );
+      continue;
+    }
+    if (!isSafePath(path)) {
+      diagnostics.push(
+        diagnose(
+          codes.unsafePath,
+          `"${path}" has a segment that cannot go into a URI verbatim; it is not served.`,
+          {
+            file: `${dir}/${path}`,
+          },
+        ),
+      );
+      continue;
+    }
+    if (path.endsWith('.md') && decodeUtf8(file.bytes) === undefined) {
+      diagnostics.push(
+        diagnose(codes.invalidUtf8, 'The Markdown file is not valid UTF-8; it is not served.', {
+          file: `${dir}/${path}`,
+        }),
+      );
+      continue;
+    }
+    totalBytes += file.bytes.byteLength;
+    others.push({ path, file });
+  }
+  const fileCount = others.length + 2;
+  if (fileCount > MAX_SKILL_FILES) {
+    diagnostics.push(
+      diagnose(
+        codes.skillTooManyFiles,
+        `The skill has ${fileCount} files (with SKILL.md and references/base.md); hosts accept at most ${MAX_SKILL_FILES}.`,
+        { file: bodyPath },
+      ),
+    );
+    servable = false;
+  }
+  if (totalBytes > MAX_SKILL_BYTES) {
+    diagnostics.push(
+      diagnose(
+        codes.skillTooLarge,
+        `The skill's files add up to ${totalBytes} bytes; hosts accept at most ${MAX_SKILL_BYTES} (16 MiB).`,
+        { file: bodyPath },
+      ),
+    );
+    servable = false;
+  }
+  if (!servable || fm.kind !== 'ok') return { diagnostics };
+  return {
+    skill: {
+      id,
+      title: titles[0]?.text ?? id,
+      description: (description as string).trim(),
+      frontmatter: data,
+      draft,
+      body,
+      bodyText: fm.body,
+      bodyLines,
+      files: others,
+    },
+    diagnostics,
+  };
+}
+
+/**
+ * The Agent Skills rules on a front matter that parsed — name, description, string fields, compatibility,
+ * metadata, unknown keys, YAML that parsers read differently — each finding pushed onto `diagnostics`.
+ * Answers whether the skill is a draft.
+ */
+function checkFrontMatter(
+  fm: Extract<FrontMatter, { kind: 'ok' }>,
+  id: string,
+  bodyPath: string,
+  diagnostics: Diagnostic[],
+): boolean {
   const at = (key: string): { file: string } & Partial<Position> => ({
     file: bodyPath,
     ...(fm.keys.get(key) ?? { line: 1 }),
   });
-  let servable = true;
 
   const name = fm.data.name;
   if (typeof name !== 'string' || name === '') {
     diagnostics.push(diagnose(codes.skillName, 'The front matter has no `name`.', at('name')));
-    servable = false;
   } else if (name.length > 64 || !NAME.test(name)) {
     diagnostics.push(
       diagnose(
@@ -160,7 +261,6 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
         at('name'),
       ),
     );
-    servable = false;
   } else if (name !== id) {
     diagnostics.push(
       diagnose(
@@ -169,7 +269,6 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
         at('name'),
       ),
     );
-    servable = false;
   }
 
   const description = fm.data.description;
@@ -177,7 +276,6 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     diagnostics.push(
       diagnose(codes.skillDescription, 'The front matter has no non-empty `description`.', at('description')),
     );
-    servable = false;
   } else if (description.length > 1024) {
     diagnostics.push(
       diagnose(
@@ -186,7 +284,6 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
         at('description'),
       ),
     );
-    servable = false;
   }
 
   for (const key of STRING_KEYS) {
@@ -247,83 +344,5 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     );
   }
 
-  const bodyLines = readLines(fm.body, fm.bodyLine);
-  const titles = findTitles(bodyLines);
-  if (titles.length === 0) {
-    diagnostics.push(
-      diagnose(codes.skillTitle, 'SKILL.md has no "# " title line.', { file: bodyPath, line: fm.bodyLine }),
-    );
-  }
-
-  const others: SkillSourceFile[] = [];
-  let totalBytes = body.bytes.byteLength + baseSize;
-  for (const [path, file] of [...files].sort(([a], [b]) => compare(a, b))) {
-    if (path === SKILL_BODY) continue;
-    if (path === BASE_PATH) {
-      diagnostics.push(
-        diagnose(codes.baseShadowed, `${dir}/${BASE_PATH} would be replaced by skills/base.md when served.`, {
-          file: `${dir}/${path}`,
-        }),
-      );
-      continue;
-    }
-    if (!isSafePath(path)) {
-      diagnostics.push(
-        diagnose(
-          codes.unsafePath,
-          `"${path}" has a segment that cannot go into a URI verbatim; it is not served.`,
-          {
-            file: `${dir}/${path}`,
-          },
-        ),
-      );
-      continue;
-    }
-    if (path.endsWith('.md') && decodeUtf8(file.bytes) === undefined) {
-      diagnostics.push(
-        diagnose(codes.invalidUtf8, 'The Markdown file is not valid UTF-8; it is not served.', {
-          file: `${dir}/${path}`,
-        }),
-      );
-      continue;
-    }
-    totalBytes += file.bytes.byteLength;
-    others.push({ path, file });
-  }
-  const fileCount = others.length + 2;
-  if (fileCount > MAX_SKILL_FILES) {
-    diagnostics.push(
-      diagnose(
-        codes.skillTooManyFiles,
-        `The skill has ${fileCount} files (with SKILL.md and references/base.md); hosts accept at most ${MAX_SKILL_FILES}.`,
-        { file: bodyPath },
-      ),
-    );
-    servable = false;
-  }
-  if (totalBytes > MAX_SKILL_BYTES) {
-    diagnostics.push(
-      diagnose(
-        codes.skillTooLarge,
-        `The skill's files add up to ${totalBytes} bytes; hosts accept at most ${MAX_SKILL_BYTES} (16 MiB).`,
-        { file: bodyPath },
-      ),
-    );
-    servable = false;
-  }
-  if (!servable) return { diagnostics };
-  return {
-    skill: {
-      id,
-      title: titles[0]?.text ?? id,
-      description: (description as string).trim(),
-      frontmatter: fm.data,
-      draft,
-      body,
-      bodyText: fm.body,
-      bodyLines,
-      files: others,
-    },
-    diagnostics,
-  };
+  return draft;
 }

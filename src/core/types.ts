@@ -267,6 +267,8 @@ export interface Catalog {
   readonly documents: readonly DocumentEntry[];
   /** Published skills only; drafts appear nowhere. */
   readonly skills: readonly SkillEntry[];
+  /** The listing budget all published skill names and descriptions share (CMP410). @default 3970 */
+  readonly descriptionBudget?: number;
 }
 
 export interface BuildResult {
@@ -304,6 +306,15 @@ export interface CatalogDiff {
   readonly updatedUris: readonly string[];
 }
 
+/** What happened to one file in a change, as an author would say it. */
+export interface FileChange {
+  readonly path: string;
+  /** `renamed`: a file that vanished and one that appeared with the same bytes, in one change. */
+  readonly kind: 'added' | 'saved' | 'deleted' | 'renamed';
+  /** For `renamed`: where the bytes were before. */
+  readonly from?: string;
+}
+
 export interface CatalogChange extends CatalogDiff {
   readonly previous: Generation;
   readonly current: Generation;
@@ -311,6 +322,8 @@ export interface CatalogChange extends CatalogDiff {
   readonly changedPaths: readonly string[];
   /** Time spent re-reading and rebuilding, in ms. */
   readonly rebuildMs: number;
+  /** The files behind `changedPaths`: added, saved, deleted or renamed (problems appearing or clearing: saved). */
+  readonly files?: readonly FileChange[];
 }
 
 /**

@@ -17,6 +17,7 @@ import type {
   BuildResult,
   CatalogChange,
   CatalogSource,
+  FileChange,
   FileProblem,
   Generation,
   Snapshot,
@@ -77,6 +78,8 @@ export interface CatalogStore extends CatalogSource {
    * `applyChanges`. Repairs whatever the watcher missed. Costs about one `lstat` per file.
    */
   reconcile(): CatalogChange | undefined;
+  /** Whether the current snapshot holds this root-relative path as a file (read, with its bytes). */
+  hasFile(path: string): boolean;
   /**
    * Paths worth reading again soon, without any event: files and directories that could not be read just now
    * (`unavailable`: EMFILE, EIO, …), and a re-read that found the whole tree empty and awaits confirmation.
@@ -213,6 +216,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 
     if (changedPaths.length === 0 && !stale) return undefined;
 
+    const fileChanges = describeFileChanges(changedPaths, files, problems, nextFiles, fresh.problems);
     const filesCopy = files.edit();
     const problemsCopy = new Map(problems);
     for (const key of affected) {
@@ -245,6 +249,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
       current,
       changedPaths: changedPaths.sort(comparePaths),
       rebuildMs: performance.now() - started,
+      files: fileChanges,
     };
     for (const listener of [...listeners]) {
       try {
@@ -293,6 +298,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     applyChanges,
     reconcile,
     pending,
+    hasFile: (path) => files.has(path),
     snapshot: () => {
       sorted ??= buildSnapshot(files, problems);
       return sorted;
@@ -303,6 +309,48 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 /** A `CatalogSource` over one fixed generation: `subscribe` never calls back. For tests and one-shot serving. */
 export function createStaticSource(generation: Generation): CatalogSource {
   return { current: () => generation, subscribe: () => () => {} };
+}
+
+/**
+ * Names each changed path as an author would: added, saved or deleted — and a file that vanished beside one
+ * that appeared with the same bytes, renamed (a `mv`, a renamed directory, an editor's save-as).
+ */
+function describeFileChanges(
+  changed: readonly string[],
+  before: ReadonlyMap<string, SourceFile>,
+  beforeProblems: ReadonlyMap<string, FileProblem>,
+  after: ReadonlyMap<string, SourceFile>,
+  afterProblems: ReadonlyMap<string, FileProblem>,
+): FileChange[] {
+  const added: string[] = [];
+  const deleted: string[] = [];
+  const out: FileChange[] = [];
+  for (const path of [...changed].sort(comparePaths)) {
+    const was = before.has(path) || beforeProblems.has(path);
+    const is = after.has(path) || afterProblems.has(path);
+    if (was && is) out.push({ path, kind: 'saved' });
+    else if (is) added.push(path);
+    else deleted.push(path);
+  }
+  const unmatched = new Set(deleted);
+  for (const path of added) {
+    const bytes = after.get(path)?.bytes;
+    const from =
+      bytes === undefined
+        ? undefined
+        : deleted.find((old) => unmatched.has(old) && sameBytes(before.get(old)?.bytes, bytes));
+    if (from === undefined) out.push({ path, kind: 'added' });
+    else {
+      unmatched.delete(from);
+      out.push({ path, kind: 'renamed', from });
+    }
+  }
+  for (const path of unmatched) out.push({ path, kind: 'deleted' });
+  return out.sort((a, b) => comparePaths(a.path, b.path));
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && bytesEqual(a, b);
 }
 
 function sortProblems(problems: ReadonlyMap<string, FileProblem>): FileProblem[] {

@@ -45,22 +45,23 @@ describe('reduceDevState: diagnostics', () => {
     const g2 = makeGeneration(2, [kept, added]);
     const state = reduceDevState(makeState(g1), generationEvent(makeChange(g1, g2)));
     const items = state.diagnostics.groups.flatMap((group) => group.items);
+    // Errors first within a file.
     expect(items.map((item) => [item.diagnostic.message, item.isNew])).toEqual([
-      ['added', true],
       ['kept', false],
+      ['added', true],
     ]);
     expect(state.diagnostics).toMatchObject({ errors: 1, warnings: 1, infos: 0, fresh: 1 });
     expect(state.timeline[0]).toMatchObject({ generation: 2, added: 1, fixed: 1 });
   });
 
-  it('puts files with a new diagnostic first, then files with errors, then the rest by path', () => {
+  it('puts files with an error first, then the rest by path', () => {
     const a = makeDiagnostic({ file: 'a.md', severity: 'warning', message: 'a' });
     const b = makeDiagnostic({ file: 'b.md', severity: 'error', message: 'b' });
     const c = makeDiagnostic({ file: 'c.md', severity: 'warning', message: 'c' });
     const g1 = makeGeneration(1, [a, b]);
     const g2 = makeGeneration(2, [a, b, c]);
     const state = reduceDevState(makeState(g1), generationEvent(makeChange(g1, g2)));
-    expect(state.diagnostics.groups.map((group) => group.file)).toEqual(['c.md', 'b.md', 'a.md']);
+    expect(state.diagnostics.groups.map((group) => group.file)).toEqual(['b.md', 'a.md', 'c.md']);
   });
 
   it('treats a diagnostic that only moved column as the same one, and a moved line as new', () => {
@@ -198,13 +199,15 @@ describe('reduceDevState: timeline', () => {
     expect(state.timeline).toEqual([
       {
         at: T0,
-        paths: ['skills/a/SKILL.md'],
+        files: [{ path: 'skills/a/SKILL.md', kind: 'saved' }],
         waitMs: 15,
         listChanged: false,
         updated: 0,
         hosts: 0,
+        sent: [],
         added: 0,
         fixed: 0,
+        held: 0,
       },
     ]);
     const unchanged = makeState();
@@ -231,7 +234,11 @@ describe('reduceDevState: hosts, watcher, errors', () => {
         transport: 'http',
         name: 'claude-code',
         version: '1.2.3',
+        state: 'active',
+        lastActivityAt: T0,
+        listen: [],
         subscriptions: 2,
+        subscribed: ['demo://guides', 'demo://skill/a/SKILL.md'],
         connectedAt: T0,
         lastNotification: { method: 'notifications/resources/list_changed', at: T0, generation: 4 },
         reread: true,

@@ -121,7 +121,14 @@ export const run: Command = async (argv, io) => {
   const watcher = createWatcher(store, {
     forcePolling: served.forcePolling,
     // The watcher sets `lastBatch` before it calls back, so its `waitMs` is this batch's.
-    onBatch: (change, paths) => model?.recordBatch(change, paths, watcher.status().lastBatch?.waitMs),
+    // A batch that published nothing names only the files the store holds: one that came and went (an editor's
+    // temp file) or is ignored is nothing an author saved.
+    onBatch: (change, paths) =>
+      model?.recordBatch(
+        change,
+        change === undefined ? paths.filter((path) => store.hasFile(path)) : paths,
+        watcher.status().lastBatch?.waitMs,
+      ),
     onError: (error) => model?.recordError(error),
     onStatus: (status) => model?.recordWatcherStatus(status),
   });
@@ -208,6 +215,7 @@ async function startInkUi(
     stdin: io.stdin as NodeJS.ReadStream,
     stderr: io.stderr as NodeJS.WriteStream,
     color: shouldUseColor(io.stdout, io.env),
+    env: io.env,
     ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
     onQuit,
   });

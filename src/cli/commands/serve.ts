@@ -166,10 +166,17 @@ export const run: Command = async (argv, io) => {
     ? store.subscribe((change) => {
         const { number, diagnostics } = change.current;
         const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+        const held = change.current.held ?? [];
         log(
           `companion serve: generation ${number} (${formatCount(change.changedPaths.length, 'path')}, ${Math.round(change.rebuildMs)} ms)` +
             `${change.listChanged ? ', list changed' : ''}, ${change.updatedUris.length} updated` +
-            `${errors > 0 ? `, ${formatCount(errors, 'error')}` : ''}`,
+            `${errors > 0 ? `, ${formatCount(errors, 'error')}` : ''}` +
+            held
+              .map(
+                (item) =>
+                  `; serving the last good ${item.kind === 'scope' ? 'scope' : `${item.kind} ${item.id}`} (it does not ${item.reason === 'unavailable' ? 'read just now' : 'parse or validate'})`,
+              )
+              .join(''),
         );
       })
     : () => {};
