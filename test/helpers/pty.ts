@@ -27,7 +27,11 @@ export interface PtyDev {
   /** The visible screen as one string. */
   text(): string;
   /** Resolves with the screen once `test` holds for it; rejects with the screen after `timeoutMs`. */
-  waitFor(test: string | RegExp | ((text: string) => boolean), what: string, timeoutMs?: number): Promise<string>;
+  waitFor(
+    test: string | RegExp | ((text: string) => boolean),
+    what: string,
+    timeoutMs?: number,
+  ): Promise<string>;
   type(keys: string): void;
   resize(columns: number, rows: number): void;
   readonly pid: number;
