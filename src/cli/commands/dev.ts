@@ -8,7 +8,13 @@ import { resolve } from 'node:path';
 import { shouldUseColor } from '../../check/color.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { createWatcher } from '../../fs/watcher.js';
-import { DEFAULT_HTTP_PORT, type HttpServerHandle, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
+import {
+  DEFAULT_HTTP_PORT,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type HttpServerHandle,
+  PortInUseError,
+  serveHttp,
+} from '../../mcp/serve-http.js';
 import { createDevModel, type DevModel } from '../../ui/dev-state.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
@@ -17,7 +23,7 @@ import { createServedStore, NoContentError, type ServedStore } from '../served-s
 
 const DEFAULT_HOST = '127.0.0.1';
 
-const USAGE = `Usage: companion dev [--root DIR] [--port N] [--host HOST]
+const USAGE = `Usage: companion dev [--root DIR] [--port N] [--host HOST] [--session-timeout S]
 
 Serves the content to MCP hosts over Streamable HTTP while you edit it: every save
 rebuilds, every connected host is notified, and the terminal shows coverage,
@@ -32,6 +38,10 @@ Options:
   --port N      The port to listen on (0 picks a free one). Default: ${DEFAULT_HTTP_PORT}.
   --host HOST   The address to listen on. Default: ${DEFAULT_HOST}. There is no
                 authentication: keep it on loopback.
+  --session-timeout S
+                Seconds an HTTP session may stay silent with no open stream
+                before it is closed (a host that left without saying so).
+                Default: ${DEFAULT_IDLE_TIMEOUT_MS / 1000}.
   -h, --help    Show this help.
 
 Exit codes:
@@ -44,6 +54,7 @@ const OPTIONS = {
   root: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
+  'session-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -73,6 +84,16 @@ export const run: Command = async (argv, io) => {
   }
   const host = values.host ?? DEFAULT_HOST;
   if (host === '') return writeUsageError(io, 'dev', '--host must not be empty', USAGE);
+  const timeout = values['session-timeout'];
+  const sessionTimeout = timeout === undefined ? undefined : parseWholeNumber(timeout, 1, 86_400);
+  if (timeout !== undefined && sessionTimeout === undefined) {
+    return writeUsageError(
+      io,
+      'dev',
+      `--session-timeout must be a whole number of seconds from 1 to 86400, not '${timeout}'`,
+      USAGE,
+    );
+  }
 
   const plain = io.stdout.isTTY !== true || isCi(io.env);
   // Ink, React and the layout engine take a while to load; start now so it overlaps the first build.
@@ -98,13 +119,20 @@ export const run: Command = async (argv, io) => {
   let model: DevModel | undefined;
   const log = (line: string): void => {
     if (plain || model === undefined) io.stderr.write(`${line}\n`);
-    else model.recordError(line.replace(/^companion: /, ''));
+    // A silent session closed is no error: the hosts view shows the host leaving.
+    else if (!line.startsWith('companion: closing HTTP session ')) model.recordError(line.replace(/^companion: /, ''));
   };
 
   let server: HttpServerHandle;
   try {
     // ttlMs 0: the content changes as you write, and hosts should re-read what a notification names.
-    server = await serveHttp(store, { host, port, log, cacheTtlMs: 0 });
+    server = await serveHttp(store, {
+      host,
+      port,
+      log,
+      cacheTtlMs: 0,
+      ...(sessionTimeout === undefined ? {} : { idleTimeoutMs: sessionTimeout * 1000 }),
+    });
   } catch (error) {
     if (error instanceof PortInUseError) {
       io.stderr.write(`companion dev: ${error.message}\n`);

@@ -18,16 +18,17 @@ export interface FooterProps {
 }
 
 export const Footer = memo(function Footer({ keys, message, lastError, width }: FooterProps) {
+  const keyText = keys === '' ? 'q quit' : `${keys} · q quit`;
   return (
     <Box width={width}>
       <Text wrap="truncate-end">
-        <Tint dim>{keys === '' ? 'q quit' : `${keys} · q quit`}</Tint>
-        {message !== undefined ? (
-          <Text>{`   ${message}`}</Text>
-        ) : lastError === undefined ? (
-          ''
-        ) : (
+        {/* A message for the author comes first: it answers the key just pressed. */}
+        {message !== undefined ? <Text>{`${message}   `}</Text> : ''}
+        <Tint dim>{keyText}</Tint>
+        {message === undefined && lastError !== undefined ? (
           <Tint tone="error">{`   ! ${formatClock(lastError.at)} ${toSingleLine(lastError.message)}`}</Tint>
+        ) : (
+          ''
         )}
       </Text>
     </Box>
