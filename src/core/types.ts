@@ -309,8 +309,11 @@ export interface CatalogDiff {
 /** What happened to one file in a change, as an author would say it. */
 export interface FileChange {
   readonly path: string;
-  /** `renamed`: a file that vanished and one that appeared with the same bytes, in one change. */
-  readonly kind: 'added' | 'saved' | 'deleted' | 'renamed';
+  /**
+   * `renamed`: a file that vanished and one that appeared with the same bytes, in one change. `unavailable`: it
+   * (or the directory it is in) could not be read just now; `read again`: it can be again.
+   */
+  readonly kind: 'added' | 'saved' | 'deleted' | 'renamed' | 'unavailable' | 'read again';
   /** For `renamed`: where the bytes were before. */
   readonly from?: string;
 }

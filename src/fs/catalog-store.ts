@@ -325,10 +325,23 @@ function describeFileChanges(
   const added: string[] = [];
   const deleted: string[] = [];
   const out: FileChange[] = [];
+  // Below a directory that could not be read just now, nothing was deleted: it is unknown for now.
+  const unavailableBefore = [...beforeProblems.values()]
+    .filter((p) => p.kind === 'unavailable')
+    .map((p) => p.path);
+  const unavailableAfter = [...afterProblems.values()]
+    .filter((p) => p.kind === 'unavailable')
+    .map((p) => p.path);
+  const below = (path: string, dirs: readonly string[]) => dirs.some((dir) => path.startsWith(`${dir}/`));
   for (const path of [...changed].sort(comparePaths)) {
     const was = before.has(path) || beforeProblems.has(path);
     const is = after.has(path) || afterProblems.has(path);
-    if (was && is) out.push({ path, kind: 'saved' });
+    if (afterProblems.get(path)?.kind === 'unavailable') out.push({ path, kind: 'unavailable' });
+    else if (beforeProblems.get(path)?.kind === 'unavailable') {
+      if (is) out.push({ path, kind: 'read again' });
+    } else if (!is && below(path, unavailableAfter)) continue;
+    else if (!was && below(path, unavailableBefore)) out.push({ path, kind: 'read again' });
+    else if (was && is) out.push({ path, kind: 'saved' });
     else if (is) added.push(path);
     else deleted.push(path);
   }

@@ -83,7 +83,15 @@ export function formatSentTo(
  */
 export function formatFileChanges(files: readonly FileChange[], max = 3): string {
   if (files.length === 0) return 'reconciled with the disk';
-  const order: FileChange['kind'][] = ['saved', 'added', 'renamed', 'deleted'];
+  const order: FileChange['kind'][] = ['saved', 'added', 'renamed', 'deleted', 'unavailable', 'read again'];
+  const words: Readonly<Record<FileChange['kind'], string>> = {
+    saved: 'saved',
+    added: 'added',
+    renamed: 'renamed',
+    deleted: 'deleted',
+    unavailable: 'could not read',
+    'read again': 'read again',
+  };
   const parts: string[] = [];
   let named = 0;
   for (const kind of order) {
@@ -97,7 +105,7 @@ export function formatFileChanges(files: readonly FileChange[], max = 3): string
       );
     named += shown.length;
     const rest = ofKind.length - shown.length;
-    parts.push(`${kind} ${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`);
+    parts.push(`${words[kind]} ${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`);
   }
   return toSingleLine(parts.join('; '));
 }

@@ -120,7 +120,8 @@ export const run: Command = async (argv, io) => {
   const log = (line: string): void => {
     if (plain || model === undefined) io.stderr.write(`${line}\n`);
     // A silent session closed is no error: the hosts view shows the host leaving.
-    else if (!line.startsWith('companion: closing HTTP session ')) model.recordError(line.replace(/^companion: /, ''));
+    else if (!line.startsWith('companion: closing HTTP session '))
+      model.recordError(line.replace(/^companion: /, ''));
   };
 
   let server: HttpServerHandle;
