@@ -151,11 +151,13 @@ export async function startDevProcess(root, { tty = false, nodeArgs = [] } = {})
     });
   };
   const started = nowMs();
-  const listening = await waitLine(/listening on (http\S+)/, 180_000);
+  // Plain mode logs `listening on <url>`; the dashboard shows the URL in its header.
+  const urlPattern = tty ? /companion dev .*?(http:\/\/\S+\/mcp)/ : /listening on (http\S+)/;
+  const listening = await waitLine(urlPattern, 180_000);
   await waitLine(tty ? /watching\b|polling/ : /watching\b.*for changes|fell back to polling/, 180_000);
   const readyMs = nowMs() - started;
   return {
-    url: /listening on (http\S+)/.exec(listening.text)[1],
+    url: urlPattern.exec(listening.text)[1],
     pid,
     readyMs,
     lines,
