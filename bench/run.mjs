@@ -312,7 +312,7 @@ function renderTables(r) {
             fmtMs(d.plain.all.p95),
             fmtMs(d.dashboard.all.p95),
             `${fmtMb(d.rssAfterLoad.plain)} / ${fmtMb(d.rssAfterLoad.dashboard)}`,
-            rss.map((v) => v.toFixed(0)).join(' → ') + ` MB (${d.saves} saves)`,
+            `${rss.map((v) => v.toFixed(0)).join(' → ')} MB (${d.saves} saves)`,
             fmtMb(d.memory.plain.at(-1).rssMb),
             `p50 ≤ 1.2× ${ok(d.ratio <= 1.2)}`,
           ];

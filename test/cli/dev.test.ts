@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/dev.js';
-import { binPath, connectHttp, repoRoot, waitFor } from '../helpers/mcp-client.js';
+import { connectHttp, repoRoot, waitFor } from '../helpers/mcp-client.js';
 import { type CliProcess, runCommand, spawnCli } from '../helpers/run-cli.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 

@@ -4,7 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import { memo } from 'react';
-import type { DevState, WatcherView } from '../dev-state.js';
+import type { WatcherView } from '../dev-state.js';
 import { pluralize, toSingleLine } from '../format.js';
 import { Tint } from './Tint.js';
 
