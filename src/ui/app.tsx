@@ -2,7 +2,7 @@
  * The Ink UI of `companion dev`: the live dashboard over a `DevModel`, its views and keys, and opening a finding
  * in the author's editor — with Ink suspended while the editor owns the terminal, and remounted after.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { render, useInput, useStdin } from 'ink';
 import { useRef, useState } from 'react';
@@ -156,8 +156,7 @@ export interface DevUi {
  *
  * Enter on a finding runs `$VISUAL` (else `$EDITOR`) at the finding's line: Ink is unmounted first (raw mode
  * off, cursor back), the editor gets the terminal, and the UI is mounted again with the same view and
- * selection. The daemon keeps serving meanwhile only as far as a blocked event loop allows — so a GUI editor
- * returns at once, and a terminal editor pauses the dashboard (hosts hear of saves after it exits).
+ * selection when it exits. The daemon keeps serving and notifying hosts meanwhile.
  */
 export function renderDevUi(model: DevModel, options: DevUiOptions): DevUi {
   const env = options.env ?? process.env;
@@ -166,17 +165,31 @@ export function renderDevUi(model: DevModel, options: DevUiOptions): DevUi {
   let closed = false;
   let instance: ReturnType<typeof render> | undefined;
 
-  /** Unmounts Ink, hands the terminal to the editor until it exits, and mounts the UI again. */
+  /**
+   * Unmounts Ink, hands the terminal to the editor until it exits, and mounts the UI again. The editor runs
+   * beside the event loop, not on it: hosts keep hearing of every save made in it meanwhile.
+   */
   const openInEditor = (target: EditorTarget, label: string): void => {
     if (editor === undefined || closed) return;
     const command = buildEditorCommand(editor, target);
     instance?.unmount();
     instance = undefined;
-    const ran = spawnSync(command.command, command.args, { stdio: 'inherit' });
-    // The editor leaves the screen as it likes; the frame starts again on a clean one.
-    options.stdout.write('\u001b[2J\u001b[H');
-    if (closed) return;
-    mount(ran.error ? `could not start ${editor}: ${ran.error.message}` : `back from ${editor} (${label})`);
+    // Nothing in this process may read the keys meant for the editor: Ink's unmount leaves its reader on the
+    // stream (a 'readable' listener keeps libuv reading), and the next mount adds its own again.
+    options.stdin.removeAllListeners('readable');
+    options.stdin.removeAllListeners('data');
+    options.stdin.pause();
+    let back = false;
+    const done = (message: string): void => {
+      if (back) return;
+      back = true;
+      // The editor leaves the screen as it likes; the frame starts again on a clean one.
+      options.stdout.write('\u001b[2J\u001b[H');
+      if (!closed) mount(message);
+    };
+    const child = spawn(command.command, [...command.args], { stdio: 'inherit' });
+    child.once('error', (error) => done(`could not start ${editor}: ${error.message}`));
+    child.once('exit', () => done(`back from ${editor} (${label})`));
   };
 
   const mount = (message?: string): void => {

@@ -5,7 +5,7 @@
  * leaves without a word, and quitting. Every wait is for screen content, with a deadline.
  */
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectHttp } from '../helpers/mcp-client.js';
@@ -184,6 +184,46 @@ describe('companion dev on a real terminal', () => {
       await dev.waitFor('[4 Hosts (1)]', 'the host listed');
       await dev.waitFor(/idle since \d\d:\d\d:\d\d/, 'the host shown as idle');
       await dev.waitFor('no host connected', 'the host gone', 10_000);
+      await quit(dev);
+    } finally {
+      dev.kill('SIGKILL');
+    }
+  });
+
+  it('opens the selected finding in $EDITOR at its line, hands it the terminal, and comes back', {
+    timeout: TEST_MS,
+  }, async () => {
+    const project = createProject();
+    project.write('knowledge/documents/any/workflow/broken.md', '---\ntitle: Broken\n---\nNo heading.\n');
+    // An "editor" that says what it was asked to open and reads one key from the terminal it was handed.
+    const record = project.path('editor-args.txt');
+    project.write(
+      'editor.sh',
+      `#!/bin/sh\necho "$@" > "${record}"\nprintf 'EDITOR OPEN\\n'\nhead -c 1 > /dev/null\n`,
+    );
+    chmodSync(project.path('editor.sh'), 0o755);
+    const dev = spawnDevPty(['dev', '--root', project.root, '--port', '0'], {
+      columns: 80,
+      rows: 24,
+      env: { VISUAL: undefined, EDITOR: project.path('editor.sh') },
+    });
+    try {
+      await dev.waitFor(/watching/, 'the dashboard');
+      dev.type('2');
+      await dev.waitFor(`Enter opens it in ${project.path('editor.sh')}`, 'the enter hint naming the editor');
+      dev.type(KEYS.enter);
+      await dev.waitFor('EDITOR OPEN', 'the editor on the terminal');
+      expect(readFileSync(record, 'utf8').trim()).toBe(
+        project.path('knowledge/documents/any/workflow/broken.md'),
+      );
+      // The editor's terminal is in line mode: the key reaches it with Enter.
+      dev.type('x\r');
+      await dev.waitFor(
+        // The footer names the editor and the finding (cut at 80 columns).
+        /back from \S*editor\.sh/,
+        'the dashboard back',
+      );
+      expect(dev.text()).toContain('[2 Problems');
       await quit(dev);
     } finally {
       dev.kill('SIGKILL');
