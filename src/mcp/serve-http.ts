@@ -243,7 +243,13 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => {
-        legacySessions.set(sessionId, { server, transport, session, lastActivity: Date.now(), openStreams: 0 });
+        legacySessions.set(sessionId, {
+          server,
+          transport,
+          session,
+          lastActivity: Date.now(),
+          openStreams: 0,
+        });
       },
       onsessionclosed: (sessionId) => {
         void closeLegacySession(sessionId);

@@ -13,7 +13,11 @@ import { connectHttp, repoRoot, waitFor } from '../helpers/mcp-client.js';
 const TIMEOUT_MS = 2000;
 let server: HttpServerHandle;
 beforeAll(async () => {
-  server = await serveHttp(createCatalogStore({ root: repoRoot }), { port: 0, cacheTtlMs: 1000, idleTimeoutMs: TIMEOUT_MS });
+  server = await serveHttp(createCatalogStore({ root: repoRoot }), {
+    port: 0,
+    cacheTtlMs: 1000,
+    idleTimeoutMs: TIMEOUT_MS,
+  });
 });
 afterAll(async () => {
   await server.close();
