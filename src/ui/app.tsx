@@ -175,14 +175,29 @@ export function renderDevUi(model: DevModel, options: DevUiOptions): DevUi {
     instance?.unmount();
     instance = undefined;
     // Nothing in this process may read the keys meant for the editor: Ink's unmount leaves its reader on the
-    // stream (a 'readable' listener keeps libuv reading), and the next mount adds its own again.
+    // stream, and a paused TTY stream still reads into its buffer until its handle stops reading.
     options.stdin.removeAllListeners('readable');
     options.stdin.removeAllListeners('data');
     options.stdin.pause();
+    const handle = (
+      options.stdin as unknown as {
+        _handle?: { reading?: boolean; readStop?: () => number; readStart?: () => number };
+      }
+    )._handle;
+    const stopped = handle?.reading === true && handle.readStop !== undefined;
+    if (stopped) {
+      handle.readStop!();
+      handle.reading = false;
+    }
     let back = false;
     const done = (message: string): void => {
       if (back) return;
       back = true;
+      // The keys are ours again: the stream still counts a read as outstanding, so restart it by hand.
+      if (stopped && handle.readStart !== undefined) {
+        handle.reading = true;
+        handle.readStart();
+      }
       // The editor leaves the screen as it likes; the frame starts again on a clean one.
       options.stdout.write('\u001b[2J\u001b[H');
       if (!closed) mount(message);
