@@ -44,26 +44,34 @@ export async function readWatcherDefaults() {
   return { batchMs, maxBatchMs, reconcileIntervalMs };
 }
 
-/** Starts `companion dev` and resolves once it listens and its watcher is ready. */
-export async function startDevProcess(root) {
-  const child = spawn(process.execPath, [binPath, 'dev', '--root', root, '--port', '0'], {
-    env: { ...process.env, NO_COLOR: '1', CI: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Starts `companion dev` and resolves once it listens and its watcher is ready.
+ *
+ * `tty: false` (the default): plain-log mode, stdout a pipe — the rebuild time of each generation is read from its
+ * log. `tty: { cols, rows }`: the Ink dashboard on a real pseudo-terminal (node-pty) of that size, drawn exactly
+ * as an author sees it; its output is drained (and counted) but not rendered, and readiness is read from the
+ * screen's text with escape codes stripped. `nodeArgs` go before the script (e.g. `--cpu-prof`, for profiling).
+ */
+export async function startDevProcess(root, { tty = false, nodeArgs = [] } = {}) {
+  const args = [...nodeArgs, binPath, 'dev', '--root', root, '--port', '0'];
   const lines = [];
   const waiters = [];
   let buffer = '';
   let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdout.on('data', (chunk) => {
+  let exited;
+  let kill;
+  let pid;
+  let ttyBytes = 0;
+  const onText = (chunk) => {
     buffer += chunk;
     let at = buffer.indexOf('\n');
     while (at !== -1) {
-      const line = { text: buffer.slice(0, at), at: nowMs() };
+      const text = tty ? stripAnsi(buffer.slice(0, at)) : buffer.slice(0, at);
+      const line = { text, at: nowMs() };
       buffer = buffer.slice(at + 1);
       lines.push(line);
+      // A dashboard redraws the same lines again and again: keep only the last few hundred.
+      if (tty && lines.length > 400) lines.splice(0, lines.length - 200);
       for (const waiter of [...waiters]) {
         if (waiter.pattern.test(line.text)) {
           waiters.splice(waiters.indexOf(waiter), 1);
@@ -72,8 +80,47 @@ export async function startDevProcess(root) {
       }
       at = buffer.indexOf('\n');
     }
+  };
+  if (tty) {
+    const pty = (await import('node-pty')).default;
+    const { CI: _ci, CONTINUOUS_INTEGRATION: _cci, NO_COLOR: _nc, ...env } = process.env;
+    const child = pty.spawn(process.execPath, args, {
+      name: 'xterm-256color',
+      cols: tty.cols ?? 120,
+      rows: tty.rows ?? 40,
+      cwd: root,
+      env: { ...env, TERM: 'xterm-256color', FORCE_COLOR: '1' },
+    });
+    pid = child.pid;
+    exited = new Promise((resolve) => child.onExit(resolve));
+    child.onData((data) => {
+      ttyBytes += data.length;
+      onText(data);
+    });
+    kill = (signal) => {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    };
+  } else {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, NO_COLOR: '1', CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    pid = child.pid;
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout.on('data', onText);
+    exited = new Promise((resolve) => child.once('exit', resolve));
+    kill = (signal) => child.kill(signal);
+  }
+  let hasExited = false;
+  exited.then(() => {
+    hasExited = true;
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   const waitLine = (pattern, timeoutMs) => {
     const found = lines.find((l) => pattern.test(l.text));
     if (found) return Promise.resolve(found);
@@ -82,7 +129,13 @@ export async function startDevProcess(root) {
         () =>
           reject(
             new Error(
-              `dev: no line matching ${pattern} after ${timeoutMs} ms; stderr: ${stderr.slice(-500)}`,
+              `dev: no line matching ${pattern} after ${timeoutMs} ms; stderr: ${stderr.slice(-500)}` +
+                (tty
+                  ? `; screen: ${lines
+                      .slice(-20)
+                      .map((l) => l.text)
+                      .join('\n')}`
+                  : ''),
             ),
           ),
         timeoutMs,
@@ -98,21 +151,32 @@ export async function startDevProcess(root) {
     });
   };
   const started = nowMs();
-  const listening = await waitLine(/listening on (http\S+)/, 180_000);
-  await waitLine(/watching\b.*for changes|fell back to polling/, 180_000);
+  // Plain mode logs `listening on <url>`; the dashboard shows the URL in its header.
+  const urlPattern = tty ? /companion dev .*?(http:\/\/\S+\/mcp)/ : /listening on (http\S+)/;
+  const listening = await waitLine(urlPattern, 180_000);
+  await waitLine(tty ? /watching\b|polling/ : /watching\b.*for changes|fell back to polling/, 180_000);
   const readyMs = nowMs() - started;
   return {
-    url: /listening on (http\S+)/.exec(listening.text)[1],
-    pid: child.pid,
+    url: urlPattern.exec(listening.text)[1],
+    pid,
     readyMs,
     lines,
-    rssMb: () => readRssMb(child.pid),
+    ttyBytes: () => ttyBytes,
+    rssMb: () => readRssMb(pid),
     async stop() {
-      child.kill('SIGTERM');
+      kill('SIGTERM');
       await Promise.race([exited, sleep(10_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (!hasExited) kill('SIGKILL');
     },
   };
+}
+
+/** The text of a terminal line: CSI and OSC sequences and carriage returns removed. */
+function stripAnsi(text) {
+  return text.replace(
+    /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\r/g,
+    '',
+  );
 }
 
 /** Builds the same daemon in this process, with a sub-ms watcher clock and a record of every batch. */

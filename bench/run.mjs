@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runColdBuild } from './cold-build.mjs';
+import { runDashboard } from './dashboard.mjs';
 import { runEditLatency } from './edit-latency.mjs';
 import { ensureCorpus, GENERATOR_VERSION } from './generate-corpus.mjs';
 import {
@@ -92,6 +93,11 @@ async function main() {
     protocol = l.after;
     delete l.after;
     results.editLatency.push(l);
+  }
+  log('dashboard vs plain log (companion dev on a pty beside plain-log mode)…');
+  results.dashboard = [];
+  for (const size of quick ? ['S'] : ['S', 'L']) {
+    results.dashboard.push(await runDashboard({ size, edits: quick ? 15 : 40, saves: quick ? 200 : 1000 }));
   }
   log('edit latency breakdown (in-process)…');
   results.breakdown = [];
@@ -274,6 +280,47 @@ function renderTables(r) {
     ),
     '',
   );
+
+  if (r.dashboard?.length) {
+    out.push(
+      "### The dashboard's cost to hosts: `companion dev` on a 120×40 pseudo-terminal beside plain-log mode (two copies of the corpus, edits alternating write by write)",
+      '',
+    );
+    out.push(
+      markdownTable(
+        [
+          'size',
+          'edits per side',
+          'plain p50',
+          'dashboard p50',
+          'ratio',
+          'plain p95',
+          'dashboard p95',
+          'RSS after load: plain / dashboard',
+          'dashboard RSS every 100 saves',
+          'plain RSS after the saves',
+          'goal',
+        ],
+        r.dashboard.map((d) => {
+          const rss = d.memory.dashboard.map((m) => m.rssMb);
+          return [
+            d.size,
+            d.plain.all.n,
+            fmtMs(d.plain.all.p50),
+            fmtMs(d.dashboard.all.p50),
+            fmtRatio(d.ratio),
+            fmtMs(d.plain.all.p95),
+            fmtMs(d.dashboard.all.p95),
+            `${fmtMb(d.rssAfterLoad.plain)} / ${fmtMb(d.rssAfterLoad.dashboard)}`,
+            `${rss.map((v) => v.toFixed(0)).join(' → ')} MB (${d.saves} saves)`,
+            fmtMb(d.memory.plain.at(-1).rssMb),
+            `p50 ≤ 1.2× ${ok(d.ratio <= 1.2)}`,
+          ];
+        }),
+      ),
+      '',
+    );
+  }
 
   const p = r.protocol;
   if (p?.resourcesList) {

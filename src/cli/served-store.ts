@@ -3,6 +3,9 @@
  * caller excluded (`COMPANION_EXCLUDE_TOOLS`), the stale-copies notice for the project the host started us in,
  * and whether the watcher must poll (`COMPANION_WATCH=poll`, for file systems whose events never arrive).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SCOPE_FILE } from '../core/scope.js';
 import { TOOL_NAMES } from '../core/scope-schema.js';
 import { type CatalogStore, createCatalogStore } from '../fs/catalog-store.js';
 import { withPublicationNotice } from '../install/notice.js';
@@ -20,6 +23,20 @@ export function parseExcludedTools(value: string | undefined): string[] {
   ];
 }
 
+/**
+ * The root holds neither `knowledge/server-scope.json` nor `skills/`: almost always the wrong folder, and serving it
+ * would give every host an empty server with no word why. `serve` and `dev` print the message and exit 2.
+ */
+export class NoContentError extends Error {
+  override readonly name = 'NoContentError';
+  constructor(readonly root: string) {
+    super(
+      `${root} holds no content: looked for ${SCOPE_FILE} and skills/ and found neither.\n` +
+        'Pass --root with the content repository, or start one here with `companion init` (in an empty directory).',
+    );
+  }
+}
+
 export interface ServedStore {
   readonly store: CatalogStore;
   /** Names in `COMPANION_EXCLUDE_TOOLS` that are no tool (ignored; worth a warning). */
@@ -30,9 +47,13 @@ export interface ServedStore {
 
 /**
  * Creates the store for `root`. `project` is where a host started the server (its cwd): when the skills
- * published there are stale, every generation's instructions say so. Throws `RootError` for an unusable root.
+ * published there are stale, every generation's instructions say so. Throws `RootError` for an unusable root and
+ * `NoContentError` for a root with neither a scope file nor a skills directory.
  */
 export function createServedStore(root: string, project: string, env: NodeJS.ProcessEnv): ServedStore {
+  if (!existsSync(join(root, SCOPE_FILE)) && !existsSync(join(root, 'skills')) && existsSync(root)) {
+    throw new NoContentError(root);
+  }
   const excludeTools = parseExcludedTools(env.COMPANION_EXCLUDE_TOOLS);
   const store = createCatalogStore({
     root,

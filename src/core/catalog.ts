@@ -43,6 +43,7 @@ import type {
   Coverage,
   DocumentEntry,
   FileProblem,
+  HeldItem,
   ListedResource,
   ManifestEntry,
   ResourceTemplateEntry,
@@ -155,9 +156,12 @@ export interface CatalogBuilder {
 
 /** What one document file derived. */
 interface DocumentUnit {
+  /** The file served: the one on disk, or its last good version while held. */
   readonly file: SourceFile;
   readonly document?: ParsedDocument;
+  /** The findings of the file on disk (not of the held version). */
   readonly readDiagnostics: readonly Diagnostic[];
+  readonly held?: HeldItem;
   content?: ServedContent;
   entry?: DocumentEntry;
   resource?: ListedResource;
@@ -168,8 +172,14 @@ interface SkillUnit {
   readonly id: string;
   /** Keyed by the path inside the skill directory; replaced, never mutated, so `readSkill`'s memo holds. */
   readonly files: ReadonlyMap<string, SourceFile>;
+  /** Parsed from `files`, or while held from the last good version's files. */
   readonly skill?: ParsedSkill;
+  /** The findings of the files on disk (not of the held version). */
   readonly readDiagnostics: readonly Diagnostic[];
+  readonly held?: HeldItem;
+  /** Root-relative paths of the version served (for `BuildResult.lastGood`); empty when none is. */
+  readonly servedPaths: readonly string[];
+  readonly servedFiles: readonly SourceFile[];
   entry?: SkillEntry;
   resource?: ListedResource;
 }
@@ -280,6 +290,42 @@ function createState(options: BuildOptions): BuilderState {
   let index: { readonly text: string; readonly bytes: Uint8Array } | undefined;
   let problemsByPath = new Map<string, FileProblem>();
 
+  // Last good versions: what the caller handed over, and what this build hands back (see Snapshot.lastGood).
+  let fallback: ReadonlyMap<string, SourceFile> = new Map();
+  let lastGood = PersistentMap.empty<SourceFile>();
+  let heldScope: HeldItem | undefined;
+  let heldBase: HeldItem | undefined;
+  /** Held documents (`d:<path>`) and skills (`s:<id>`). */
+  const heldUnits = new Map<CheckKey, HeldItem>();
+  /** Whether any problem is `unavailable`: most snapshots have none, and then no lookup walks ancestors. */
+  let anyUnavailable = false;
+  /** The path, or a directory above it, could not be read just now: what is below is unknown, not gone. */
+  const unavailableAt = (path: string): boolean => {
+    if (!anyUnavailable) return false;
+    for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) {
+      if (problemsByPath.get(path.slice(0, at))?.kind === 'unavailable') return true;
+    }
+    return false;
+  };
+  /** Something at or below a skill's directory (or above it) could not be read just now. */
+  const skillUnavailable = (id: string): boolean => {
+    if (!anyUnavailable) return false;
+    const dir = `${SKILLS_DIR}${id}`;
+    if (unavailableAt(dir)) return true;
+    for (const [path, problem] of problemsByPath) {
+      if (problem.kind === 'unavailable' && path.startsWith(`${dir}/`)) return true;
+    }
+    return false;
+  };
+  /** The files of a skill's last good version, keyed by the path inside its directory. */
+  const fallbackSkillFiles = (id: string): Map<string, SourceFile> => {
+    const prefix = `${SKILLS_DIR}${id}/`;
+    const files = new Map<string, SourceFile>();
+    for (const [path, file] of fallback)
+      if (path.startsWith(prefix)) files.set(path.slice(prefix.length), file);
+    return files;
+  };
+
   /** Where URIs into documents and into skills start, for the current scheme (set by `reset`). */
   let prefixes = { document: `${scheme}://guides/`, skill: `${scheme}://skill/` };
 
@@ -301,12 +347,31 @@ function createState(options: BuildOptions): BuilderState {
       scopeDiagnostics.push(
         diagnose(codes.invalidUtf8, 'The scope file is not valid UTF-8.', { file: SCOPE_FILE }),
       );
-    } else if (!snapshot.problems.some((p) => p.path === SCOPE_FILE)) {
+    } else if (!problemsByPath.has(SCOPE_FILE) && !unavailableAt(SCOPE_FILE)) {
       const read = readScope(scopeText);
       scopeDiagnostics.push(...read.diagnostics);
       scope = read.scope;
       positionOf = read.positionOf;
     }
+    heldScope = undefined;
+    const last = fallback.get(SCOPE_FILE);
+    if (scope === undefined && last !== undefined && (scopeFile !== undefined || unavailableAt(SCOPE_FILE))) {
+      // On disk but broken, or unreadable just now: hosts keep the last good scope, byte for byte.
+      const read = readScope(decodeUtf8(last.bytes));
+      if (read.scope) {
+        scope = read.scope;
+        positionOf = read.positionOf;
+        heldScope = {
+          kind: 'scope',
+          id: SCOPE_FILE,
+          path: SCOPE_FILE,
+          reason: scopeFile === undefined ? 'unavailable' : 'invalid',
+          modifiedMs: last.mtimeMs,
+        };
+        scopeFile = last;
+      }
+    }
+    // The check configuration of the scope hosts are served (the last good one while the file on disk is broken).
     checkConfig = resolveCheckConfig(scope);
     server = scope?.server ?? DEFAULT_SERVER;
     scheme = server.scheme;
@@ -316,6 +381,7 @@ function createState(options: BuildOptions): BuilderState {
 
     base = snapshot.files.get(BASE_FILE);
     baseDiagnostics = [];
+    heldBase = undefined;
     if (base && decodeUtf8(base.bytes) === undefined) {
       baseDiagnostics.push(
         diagnose(codes.invalidUtf8, 'skills/base.md is not valid UTF-8; it is not served.', {
@@ -324,7 +390,19 @@ function createState(options: BuildOptions): BuilderState {
       );
       base = undefined;
     }
+    // Lint findings are of the file on disk, never of a held version.
     if (base) baseDiagnostics.push(...lintBase(BASE_FILE, base.bytes, decodeUtf8(base.bytes)!));
+    const lastBase = fallback.get(BASE_FILE);
+    if (!base && lastBase && (snapshot.files.has(BASE_FILE) || unavailableAt(BASE_FILE))) {
+      base = lastBase;
+      heldBase = {
+        kind: 'base',
+        id: BASE_FILE,
+        path: BASE_FILE,
+        reason: snapshot.files.has(BASE_FILE) ? 'invalid' : 'unavailable',
+        modifiedMs: lastBase.mtimeMs,
+      };
+    }
 
     // Coverage offered to this client and the instructions depend on the scope file alone.
     tools = buildOfferedTools(options.excludeTools ?? []);
@@ -370,14 +448,31 @@ function createState(options: BuildOptions): BuilderState {
     servedDocumentPaths = [];
     publishedSkillIds = [];
     contents = PersistentMap.empty();
+    heldUnits.clear();
+    lastGood = PersistentMap.empty();
   }
 
   function derive(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult {
-    const full = changed === undefined || changed.has(SCOPE_FILE) || changed.has(BASE_FILE);
+    // The scope file and base.md shape everything; so does a change above them (a directory that could not be
+    // read just now, or can again), which decides whether they are held, missing or there.
+    const full =
+      changed === undefined ||
+      changed.has(SCOPE_FILE) ||
+      changed.has(BASE_FILE) ||
+      changed.has(SCOPE_FILE.slice(0, SCOPE_FILE.indexOf('/'))) ||
+      changed.has(BASE_FILE.slice(0, BASE_FILE.indexOf('/')));
     const previousProblems = problemsByPath;
     problemsByPath = new Map(snapshot.problems.map((p) => [p.path, p]));
+    anyUnavailable = snapshot.problems.some((p) => p.kind === 'unavailable');
+    fallback = snapshot.lastGood ?? new Map();
     if (full) reset(snapshot);
     const paths = full ? [...sortedPaths(snapshot.files), ...problemsByPath.keys()] : [...changed];
+    // Below a directory that could not be read, only the last good versions say what is there.
+    if (full && anyUnavailable) {
+      for (const path of fallback.keys())
+        if (!snapshot.files.has(path) && unavailableAt(path)) paths.push(path);
+    }
+    const good = lastGood.edit();
 
     // Sort the changed paths into documents, skill directories and strays.
     const touchedDocuments = new Set<string>();
@@ -422,8 +517,16 @@ function createState(options: BuildOptions): BuilderState {
       }
     }
 
-    // Documents: re-read the touched ones; note what others depend on (presence, index fields).
-    let coverageChanged = full;
+    // Documents: re-read the touched ones; note what others depend on (presence, index fields). Whether a path
+    // could be read decides which of the ids a topic names may merely be unknown for now.
+    let coverageChanged =
+      full ||
+      ((anyUnavailable || previousProblems.size > 0) &&
+        paths.some(
+          (path) =>
+            problemsByPath.get(path)?.kind === 'unavailable' ||
+            previousProblems.get(path)?.kind === 'unavailable',
+        ));
     let listChanged = full;
     let indexChanged = full;
     const ownersChanged = new Set<string>();
@@ -435,18 +538,17 @@ function createState(options: BuildOptions): BuilderState {
       const presenceBefore = full ? 'absent' : documentPresence(documentUnits, path, previousProblems);
       const file = snapshot.files.get(path);
       if (before?.content) editor.delete(before.content.uri);
-      if (file === undefined) documentUnits.delete(path);
+      good.delete(path);
+      heldUnits.delete(`d:${path}`);
+      const unit = readDocumentUnit(id, path, file);
+      if (unit === undefined) documentUnits.delete(path);
       else {
-        const read = readDocument(file);
-        const unit: DocumentUnit = {
-          file,
-          readDiagnostics: read.diagnostics,
-          ...(read.document === undefined ? {} : { document: read.document }),
-        };
         documentUnits.set(path, unit);
+        if (unit.held) heldUnits.set(`d:${path}`, unit.held);
         if (unit.document) {
           deriveDocument(unit, unit.document);
           editor.set(unit.content!.uri, unit.content!);
+          good.set(path, unit.file);
         }
       }
       const after = documentUnits.get(path);
@@ -479,14 +581,15 @@ function createState(options: BuildOptions): BuilderState {
         else files.set(path, file);
       }
       if (before?.entry) for (const f of before.entry.files) editor.delete(f.uri);
-      if (files.size === 0) skillUnits.delete(id);
+      for (const path of before?.servedPaths ?? []) good.delete(path);
+      heldUnits.delete(`s:${id}`);
+      const unit = readSkillUnit(id, files);
+      if (unit === undefined) skillUnits.delete(id);
       else {
-        const read = readSkill(id, files, base?.bytes.byteLength ?? 0);
-        skillUnits.set(id, {
-          id,
-          files,
-          readDiagnostics: read.diagnostics,
-          ...(read.skill === undefined ? {} : { skill: read.skill }),
+        skillUnits.set(id, unit);
+        if (unit.held) heldUnits.set(`s:${id}`, unit.held);
+        unit.servedPaths.forEach((path, i) => {
+          good.set(path, unit.servedFiles[i]!);
         });
       }
       const after = skillUnits.get(id);
@@ -610,6 +713,11 @@ function createState(options: BuildOptions): BuilderState {
     });
     editor.set(indexUri, indexContent);
     contents = editor.done();
+    if (full) {
+      if (scope && scopeFile) good.set(SCOPE_FILE, scopeFile);
+      if (base) good.set(BASE_FILE, base);
+    }
+    lastGood = good.done();
 
     const diagnostics: Diagnostic[] = [
       ...snapshot.problems.map(describeProblem),
@@ -622,7 +730,12 @@ function createState(options: BuildOptions): BuilderState {
       ...scopeLintDiagnostics,
       ...skillSetDiagnostics,
     ];
-    if (!snapshot.files.has(BASE_FILE) && !problemsByPath.has(BASE_FILE) && snapshot.files.size > 0) {
+    if (
+      !snapshot.files.has(BASE_FILE) &&
+      !problemsByPath.has(BASE_FILE) &&
+      !unavailableAt(BASE_FILE) &&
+      snapshot.files.size > 0
+    ) {
       diagnostics.push(diagnose(codes.baseMissing, 'skills/base.md does not exist.', { file: BASE_FILE }));
     }
     for (const findings of readFindings.values()) diagnostics.push(...findings);
@@ -649,12 +762,112 @@ function createState(options: BuildOptions): BuilderState {
       contents,
       documents,
       skills,
+      descriptionBudget: options.descriptionBudget ?? scope?.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
     };
+    const held: HeldItem[] = [];
+    if (heldScope) held.push(heldScope);
+    if (heldBase) held.push(heldBase);
+    held.push(...heldUnits.values());
     const checked = applyCheckConfig(diagnostics, checkConfig, directives);
     return {
       catalog: options.notice ? withNotice(catalog, options.notice) : catalog,
       diagnostics: sortDiagnostics(checked.diagnostics),
       suppressed: sortDiagnostics(checked.suppressed),
+      held: held.sort((a, b) => compare(a.path, b.path)),
+      lastGood,
+    };
+  }
+
+  /**
+   * What a document path derives: the file on disk when it parses; else, while it is on disk (or could not be
+   * read just now) and has a last good version, that version, held; else the broken file, served nowhere.
+   * Undefined when there is nothing at the path (deleted, or kept out by a file problem).
+   */
+  function readDocumentUnit(
+    id: string,
+    path: string,
+    file: SourceFile | undefined,
+  ): DocumentUnit | undefined {
+    const unavailable = file === undefined && unavailableAt(path);
+    if (file === undefined && !unavailable) return undefined;
+    const read = file ? readDocument(file) : undefined;
+    if (file && read?.document) return { file, readDiagnostics: read.diagnostics, document: read.document };
+    const last = fallback.get(path);
+    const lastRead = last ? readDocument(last) : undefined;
+    if (last && lastRead?.document) {
+      return {
+        file: last,
+        readDiagnostics: read?.diagnostics ?? [],
+        document: lastRead.document,
+        held: {
+          kind: 'document',
+          id,
+          path,
+          reason: unavailable ? 'unavailable' : 'invalid',
+          modifiedMs: last.mtimeMs,
+        },
+      };
+    }
+    return file && read ? { file, readDiagnostics: read.diagnostics } : undefined;
+  }
+
+  /**
+   * What a skill directory derives, the same way: its files when they make a whole skill (one that parses,
+   * every file read, none dropped as invalid UTF-8), else its last good version, whole — a skill's files never
+   * mix two states —, else the broken skill, served nowhere. A draft is a good state: it is never held.
+   */
+  function readSkillUnit(id: string, files: ReadonlyMap<string, SourceFile>): SkillUnit | undefined {
+    const unavailable = skillUnavailable(id);
+    if (files.size === 0 && !unavailable) return undefined;
+    const baseSize = base?.bytes.byteLength ?? 0;
+    const prefix = `${SKILLS_DIR}${id}/`;
+    const read = files.size > 0 ? readSkill(id, files, baseSize) : undefined;
+    const whole =
+      read?.skill !== undefined &&
+      !unavailable &&
+      !read.diagnostics.some((d) => d.code === codes.invalidUtf8.code);
+    if (read?.skill && (whole || read.skill.draft)) {
+      const served = read.skill.draft ? [] : [...files];
+      return {
+        id,
+        files,
+        skill: read.skill,
+        readDiagnostics: read.diagnostics,
+        servedPaths: served.map(([path]) => `${prefix}${path}`),
+        servedFiles: served.map(([, file]) => file),
+      };
+    }
+    const lastFiles = fallbackSkillFiles(id);
+    const lastRead = lastFiles.size > 0 ? readSkill(id, lastFiles, baseSize) : undefined;
+    if (lastRead?.skill && !lastRead.skill.draft) {
+      let modifiedMs = 0;
+      for (const file of lastFiles.values()) modifiedMs = Math.max(modifiedMs, file.mtimeMs);
+      return {
+        id,
+        files,
+        skill: lastRead.skill,
+        readDiagnostics: read?.diagnostics ?? [],
+        held: {
+          kind: 'skill',
+          id,
+          path: prefix,
+          reason: unavailable ? 'unavailable' : 'invalid',
+          modifiedMs,
+        },
+        servedPaths: [...lastFiles.keys()].map((path) => `${prefix}${path}`),
+        servedFiles: [...lastFiles.values()],
+      };
+    }
+    if (read === undefined) return undefined;
+    // With nothing to hold, a skill that parses but lost a file (invalid UTF-8) is served without that file,
+    // and one that does not parse is served nowhere; neither is a last good version.
+    return {
+      id,
+      files,
+      readDiagnostics: read.diagnostics,
+      servedPaths: [],
+      servedFiles: [],
+      ...(read.skill === undefined ? {} : { skill: read.skill }),
     };
   }
 
@@ -783,7 +996,7 @@ function createState(options: BuildOptions): BuilderState {
         const where = () => ({ file: SCOPE_FILE, ...positionOf(['topics', i, 'documents', j]) });
         const document = documentsById.get(id);
         if (!document) {
-          if (!documentIdsOnDisk.has(id)) {
+          if (!documentIdsOnDisk.has(id) && !unavailableAt(`${DOCUMENTS_DIR}${id}.md`)) {
             diagnostics.push(
               diagnose(
                 codes.unknownDocument,
@@ -816,7 +1029,7 @@ function createState(options: BuildOptions): BuilderState {
                 where(),
               ),
             );
-          } else if (!skillIdsOnDisk.has(id)) {
+          } else if (!skillIdsOnDisk.has(id) && !skillUnavailable(id)) {
             diagnostics.push(
               diagnose(
                 codes.unknownSkill,
@@ -1192,6 +1405,12 @@ function describeProblem(problem: FileProblem): Diagnostic {
       return diagnose(
         codes.notRegular,
         `${problem.path} is not a regular file${detail}; it is not served.`,
+        where,
+      );
+    case 'unavailable':
+      return diagnose(
+        codes.fileUnavailable,
+        `${problem.path} could not be read just now${detail}; until it can, it is served as it last was, if it was.`,
         where,
       );
   }

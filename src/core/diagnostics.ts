@@ -102,6 +102,13 @@ export const codes = {
     title: 'File has more than one hard link',
     hint: 'Give the file bytes of its own: copy it and move the copy over it (cp file file.copy && mv file.copy file). companion serves a file only when its one name lies in the content.',
   },
+  // CMP050–CMP099: the live loop (dev, serve --watch).
+  fileUnavailable: {
+    code: 'CMP050',
+    severity: 'error',
+    title: 'File could not be read just now',
+    hint: 'The machine ran out of file descriptors or the disk was busy (EMFILE, ENFILE, EAGAIN, EIO, EBUSY). companion dev retries by itself and serves the last good version meanwhile; for check, close what holds the descriptors (or raise `ulimit -n`) and run it again.',
+  },
 
   // CMP1xx: knowledge/server-scope.json.
   scopeMissing: {

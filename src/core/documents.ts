@@ -54,6 +54,11 @@ export function readDocument(file: SourceFile): DocumentRead {
   return result;
 }
 
+/**
+ * Every check that can run on the file runs, whatever failed before it (a document with three problems reports
+ * three): only a path that cannot be a URI or bytes that are not UTF-8 stop the rest. The document is served
+ * only when nothing that makes it unservable was found.
+ */
 function parseDocumentFile(file: SourceFile): DocumentRead {
   const path = file.path;
   const id = buildDocumentId(path)!;
@@ -71,95 +76,106 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
       ],
     };
   }
+  let servable = true;
   if (!id.includes('/')) {
-    return {
-      diagnostics: [
-        diagnose(
-          codes.documentScopeUnknown,
-          'The document sits directly in knowledge/documents/, so it is filed under no scope.',
-          { file: path },
-          'Move it into knowledge/documents/<scope>/, where <scope> is a scope id declared in the scope file.',
-        ),
-      ],
-    };
+    diagnostics.push(
+      diagnose(
+        codes.documentScopeUnknown,
+        'The document sits directly in knowledge/documents/, so it is filed under no scope.',
+        { file: path },
+        'Move it into knowledge/documents/<scope>/, where <scope> is a scope id declared in the scope file.',
+      ),
+    );
+    servable = false;
   }
   const text = decodeUtf8(file.bytes);
   if (text === undefined) {
-    return { diagnostics: [diagnose(codes.invalidUtf8, 'The document is not valid UTF-8.', { file: path })] };
-  }
-  const fm = parseFrontMatter(text);
-  if (fm.kind === 'missing') {
-    return {
-      diagnostics: [
-        diagnose(
-          codes.documentFrontMatterMissing,
-          'The document does not start with a "---" front matter block.',
-          {
-            file: path,
-            line: 1,
-          },
-        ),
-      ],
-    };
-  }
-  if (fm.kind === 'error') {
-    return {
-      diagnostics: [
-        diagnose(codes.documentYaml, `The front matter does not parse: ${fm.message}`, {
-          file: path,
-          line: fm.line,
-          column: fm.column,
-        }),
-      ],
-    };
-  }
-  for (const [key, pos] of fm.keys) {
-    if (!KNOWN_KEYS.has(key)) {
-      diagnostics.push(
-        diagnose(codes.documentField, `Front matter key "${key}" is not one documents take.`, {
-          file: path,
-          ...pos,
-        }),
-      );
-    }
-  }
-  const whenToUse = fm.data.whenToUse;
-  if (whenToUse !== undefined && typeof whenToUse !== 'string') {
-    diagnostics.push(
-      diagnose(codes.documentField, '`whenToUse` must be a string.', {
-        file: path,
-        ...fm.keys.get('whenToUse'),
-      }),
-    );
-  }
-  const description = fm.data.description;
-  if (typeof description !== 'string' || description.trim() === '') {
-    diagnostics.push(
-      diagnose(
-        codes.documentDescription,
-        description === undefined
-          ? 'The front matter has no `description`.'
-          : '`description` must be a non-empty string.',
-        { file: path, ...(fm.keys.get('description') ?? { line: 1 }) },
-      ),
-    );
+    diagnostics.push(diagnose(codes.invalidUtf8, 'The document is not valid UTF-8.', { file: path }));
     return { diagnostics };
   }
-  const lines = readLines(fm.body, fm.bodyLine);
+  const fm = parseFrontMatter(text);
+  let body: string | undefined;
+  let bodyLine = 1;
+  let description: string | undefined;
+  let whenToUse: string | undefined;
+  if (fm.kind === 'missing') {
+    diagnostics.push(
+      diagnose(
+        codes.documentFrontMatterMissing,
+        'The document does not start with a "---" front matter block.',
+        {
+          file: path,
+          line: 1,
+        },
+      ),
+    );
+    servable = false;
+    body = fm.body;
+  } else if (fm.kind === 'error') {
+    diagnostics.push(
+      diagnose(codes.documentYaml, `The front matter does not parse: ${fm.message}`, {
+        file: path,
+        line: fm.line,
+        column: fm.column,
+      }),
+    );
+    servable = false;
+    body = fm.body;
+    bodyLine = fm.bodyLine ?? 1;
+  } else {
+    body = fm.body;
+    bodyLine = fm.bodyLine;
+    for (const [key, pos] of fm.keys) {
+      if (!KNOWN_KEYS.has(key)) {
+        diagnostics.push(
+          diagnose(codes.documentField, `Front matter key "${key}" is not one documents take.`, {
+            file: path,
+            ...pos,
+          }),
+        );
+      }
+    }
+    const when = fm.data.whenToUse;
+    if (when !== undefined && typeof when !== 'string') {
+      diagnostics.push(
+        diagnose(codes.documentField, '`whenToUse` must be a string.', {
+          file: path,
+          ...fm.keys.get('whenToUse'),
+        }),
+      );
+    } else if (typeof when === 'string' && when.trim() !== '') whenToUse = when.trim();
+    const value = fm.data.description;
+    if (typeof value !== 'string' || value.trim() === '') {
+      diagnostics.push(
+        diagnose(
+          codes.documentDescription,
+          value === undefined
+            ? 'The front matter has no `description`.'
+            : '`description` must be a non-empty string.',
+          { file: path, ...(fm.keys.get('description') ?? { line: 1 }) },
+        ),
+      );
+      servable = false;
+    } else description = value.trim();
+  }
+  // The body is checked even when the front matter failed: its findings are independent of it.
+  const lines = body === undefined ? [] : readLines(body, bodyLine);
   const titles = findTitles(lines);
-  if (titles.length !== 1) {
+  if (body !== undefined && titles.length !== 1) {
     diagnostics.push(
       diagnose(
         codes.documentTitle,
         titles.length === 0
           ? 'The document has no "# " title line.'
           : `The document has ${titles.length} "# " title lines; the second is here.`,
-        { file: path, line: titles[1]?.line ?? fm.bodyLine },
+        { file: path, line: titles[1]?.line ?? bodyLine },
       ),
     );
   }
-  // Findings, not serving rules: the document is served whatever they say.
-  diagnostics.push(...lintDocument(path, text, lines, fm.bodyLine));
+  // Findings, not serving rules: the document is served whatever they say. The body is linted even when the
+  // front matter failed, like the title check above.
+  diagnostics.push(...lintDocument(path, text, lines, bodyLine));
+  if (!servable || description === undefined || body === undefined) return { diagnostics };
   const segments = id.split('/');
   return {
     document: {
@@ -167,11 +183,11 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
       path,
       scope: segments[0]!,
       title: titles[0]?.text ?? segments[segments.length - 1]!,
-      description: description.trim(),
-      ...(typeof whenToUse === 'string' && whenToUse.trim() !== '' ? { whenToUse: whenToUse.trim() } : {}),
-      body: fm.body,
+      description,
+      ...(whenToUse === undefined ? {} : { whenToUse }),
+      body,
       uriLines: lines.filter((l) => l.text.includes('://')),
-      sections: splitSections(fm.body, lines),
+      sections: splitSections(body, lines),
     },
     diagnostics,
   };

@@ -36,7 +36,15 @@ export type FrontMatter =
       readonly ambiguities: readonly Ambiguity[];
     }
   | { readonly kind: 'missing'; readonly body: string }
-  | { readonly kind: 'error'; readonly message: string; readonly line: number; readonly column: number };
+  | {
+      readonly kind: 'error';
+      readonly message: string;
+      readonly line: number;
+      readonly column: number;
+      /** The Markdown after the closing `---` line, when there is one: the body can be checked all the same. */
+      readonly body?: string;
+      readonly bodyLine?: number;
+    };
 
 export interface Ambiguity {
   readonly key: string;
@@ -56,10 +64,16 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 export function parseFrontMatter(text: string): FrontMatter {
   const split = splitFrontMatter(text);
   if (!('lines' in split)) return split;
-  return (
+  return withBody(
     parseFast(split.lines, split.body, split.bodyLine) ??
-    parseWithYaml(split.lines, split.body, split.bodyLine)
+      parseWithYaml(split.lines, split.body, split.bodyLine),
+    split,
   );
+}
+
+/** An error still says where the body is, when the closing `---` was found: the body can be checked regardless. */
+function withBody(parsed: FrontMatter, split: Split): FrontMatter {
+  return parsed.kind === 'error' ? { ...parsed, body: split.body, bodyLine: split.bodyLine } : parsed;
 }
 
 /**
@@ -70,11 +84,13 @@ export function parseFrontMatter(text: string): FrontMatter {
 export const frontMatterInternals = {
   yaml(text: string): FrontMatter {
     const split = splitFrontMatter(text);
-    return 'lines' in split ? parseWithYaml(split.lines, split.body, split.bodyLine) : split;
+    return 'lines' in split ? withBody(parseWithYaml(split.lines, split.body, split.bodyLine), split) : split;
   },
   fast(text: string): FrontMatter | undefined {
     const split = splitFrontMatter(text);
-    return 'lines' in split ? parseFast(split.lines, split.body, split.bodyLine) : split;
+    if (!('lines' in split)) return split;
+    const parsed = parseFast(split.lines, split.body, split.bodyLine);
+    return parsed === undefined ? undefined : withBody(parsed, split);
   },
   /** Whether the `yaml` package has been loaded in this process. */
   yamlLoaded(): boolean {

@@ -5,7 +5,7 @@
  */
 import { decodeUtf8 } from './content.js';
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
-import { type Position, parseFrontMatter } from './front-matter.js';
+import { type FrontMatter, type Position, parseFrontMatter } from './front-matter.js';
 import { HOST_FIELDS } from './lint/host-rules.js';
 import { isCredentialPath } from './lint/secrets.js';
 import { findTitles, type MarkdownLine, readLines } from './markdown.js';
@@ -125,138 +125,43 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     return { diagnostics: [diagnose(codes.invalidUtf8, 'SKILL.md is not valid UTF-8.', { file: bodyPath })] };
   }
   const fm = parseFrontMatter(text);
-  if (fm.kind === 'missing') {
-    return {
-      diagnostics: [
-        diagnose(codes.skillFrontMatterMissing, 'SKILL.md does not start with a "---" front matter block.', {
-          file: bodyPath,
-          line: 1,
-        }),
-      ],
-    };
-  }
-  if (fm.kind === 'error') {
-    return {
-      diagnostics: [
-        diagnose(codes.skillYaml, `The front matter does not parse: ${fm.message}`, {
-          file: bodyPath,
-          line: fm.line,
-          column: fm.column,
-        }),
-      ],
-    };
-  }
-  const at = (key: string): { file: string } & Partial<Position> => ({
-    file: bodyPath,
-    ...(fm.keys.get(key) ?? { line: 1 }),
-  });
   let servable = true;
-
-  const name = fm.data.name;
-  if (typeof name !== 'string' || name === '') {
-    diagnostics.push(diagnose(codes.skillName, 'The front matter has no `name`.', at('name')));
-    servable = false;
-  } else if (name.length > 64 || !NAME.test(name)) {
-    diagnostics.push(
-      diagnose(
-        codes.skillName,
-        `\`name\` "${name}" is not 1–64 lowercase letters, digits and single inner hyphens.`,
-        at('name'),
-      ),
-    );
-    servable = false;
-  } else if (name !== id) {
-    diagnostics.push(
-      diagnose(
-        codes.skillName,
-        `\`name\` is "${name}" but the directory is "${id}"; they must be equal.`,
-        at('name'),
-      ),
-    );
-    servable = false;
-  }
-
-  const description = fm.data.description;
-  if (typeof description !== 'string' || description.trim() === '') {
-    diagnostics.push(
-      diagnose(codes.skillDescription, 'The front matter has no non-empty `description`.', at('description')),
-    );
-    servable = false;
-  } else if (description.length > 1024) {
-    diagnostics.push(
-      diagnose(
-        codes.skillDescription,
-        `\`description\` is ${description.length} characters; the Agent Skills specification allows 1024, and Codex refuses a longer one.`,
-        at('description'),
-      ),
-    );
-    servable = false;
-  }
-
-  for (const key of STRING_KEYS) {
-    const value = fm.data[key];
-    if (value !== undefined && typeof value !== 'string') {
-      diagnostics.push(diagnose(codes.skillField, `\`${key}\` must be a string.`, at(key)));
-    }
-  }
-  const compatibility = fm.data.compatibility;
-  if (typeof compatibility === 'string' && (compatibility.length > 500 || compatibility.length === 0)) {
-    diagnostics.push(
-      diagnose(
-        codes.skillCompatibility,
-        `\`compatibility\` is ${compatibility.length} characters; it must be 1–500.`,
-        at('compatibility'),
-      ),
-    );
-  }
-  const metadata = fm.data.metadata;
+  let data: Readonly<Record<string, unknown>> = {};
   let draft = false;
-  if (metadata !== undefined) {
-    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-      diagnostics.push(
-        diagnose(codes.skillField, '`metadata` must be a map of keys to strings.', at('metadata')),
-      );
-    } else {
-      for (const [key, value] of Object.entries(metadata)) {
-        if (typeof value !== 'string') {
-          diagnostics.push(
-            diagnose(
-              codes.skillMetadata,
-              `\`metadata.${key}\` is ${value === null ? 'null' : typeof value}, not a string.`,
-              at('metadata'),
-            ),
-          );
-        }
-      }
-      draft = (metadata as Record<string, unknown>)[DRAFT_KEY] === DRAFT_VALUE;
-    }
-  }
-  for (const [key, pos] of fm.keys) {
-    // Fields some hosts define have their own finding (CMP642), which names the hosts.
-    if (!KNOWN_KEYS.has(key) && !HOST_FIELDS.has(key)) {
-      diagnostics.push(
-        diagnose(codes.skillUnknownField, `Front matter key "${key}" is not an Agent Skills field.`, {
-          file: bodyPath,
-          ...pos,
-        }),
-      );
-    }
-  }
-  for (const a of fm.ambiguities) {
+  if (fm.kind === 'missing') {
     diagnostics.push(
-      diagnose(codes.ambiguousYaml, `\`${a.key}\` ${a.reason}.`, {
+      diagnose(codes.skillFrontMatterMissing, 'SKILL.md does not start with a "---" front matter block.', {
         file: bodyPath,
-        line: a.line,
-        column: a.column,
+        line: 1,
       }),
     );
-  }
-
-  const bodyLines = readLines(fm.body, fm.bodyLine);
-  const titles = findTitles(bodyLines);
-  if (titles.length === 0) {
+    servable = false;
+  } else if (fm.kind === 'error') {
     diagnostics.push(
-      diagnose(codes.skillTitle, 'SKILL.md has no "# " title line.', { file: bodyPath, line: fm.bodyLine }),
+      diagnose(codes.skillYaml, `The front matter does not parse: ${fm.message}`, {
+        file: bodyPath,
+        line: fm.line,
+        column: fm.column,
+      }),
+    );
+    servable = false;
+  } else {
+    data = fm.data;
+    const found = diagnostics.length;
+    draft = checkFrontMatter(fm, id, bodyPath, diagnostics);
+    const unservable: readonly string[] = [codes.skillName.code, codes.skillDescription.code];
+    if (diagnostics.slice(found).some((d) => unservable.includes(d.code))) servable = false;
+  }
+  const description = data.description;
+
+  // The body and the other files are checked even when the front matter failed: their findings stand alone.
+  const bodyText = fm.body;
+  const bodyLine = fm.kind === 'ok' ? fm.bodyLine : fm.kind === 'error' ? (fm.bodyLine ?? 1) : 1;
+  const bodyLines = bodyText === undefined ? [] : readLines(bodyText, bodyLine);
+  const titles = findTitles(bodyLines);
+  if (bodyText !== undefined && titles.length === 0) {
+    diagnostics.push(
+      diagnose(codes.skillTitle, 'SKILL.md has no "# " title line.', { file: bodyPath, line: bodyLine }),
     );
   }
 
@@ -325,13 +230,13 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     );
     servable = false;
   }
-  if (!servable) return { diagnostics };
+  if (!servable || fm.kind !== 'ok') return { diagnostics };
   return {
     skill: {
       id,
       title: titles[0]?.text ?? id,
       description: (description as string).trim(),
-      frontmatter: fm.data,
+      frontmatter: data,
       keys: fm.keys,
       draft,
       body,
@@ -341,4 +246,118 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
     },
     diagnostics,
   };
+}
+
+/**
+ * The Agent Skills rules on a front matter that parsed — name, description, string fields, compatibility,
+ * metadata, unknown keys, YAML that parsers read differently — each finding pushed onto `diagnostics`.
+ * Answers whether the skill is a draft.
+ */
+function checkFrontMatter(
+  fm: Extract<FrontMatter, { kind: 'ok' }>,
+  id: string,
+  bodyPath: string,
+  diagnostics: Diagnostic[],
+): boolean {
+  const at = (key: string): { file: string } & Partial<Position> => ({
+    file: bodyPath,
+    ...(fm.keys.get(key) ?? { line: 1 }),
+  });
+
+  const name = fm.data.name;
+  if (typeof name !== 'string' || name === '') {
+    diagnostics.push(diagnose(codes.skillName, 'The front matter has no `name`.', at('name')));
+  } else if (name.length > 64 || !NAME.test(name)) {
+    diagnostics.push(
+      diagnose(
+        codes.skillName,
+        `\`name\` "${name}" is not 1–64 lowercase letters, digits and single inner hyphens.`,
+        at('name'),
+      ),
+    );
+  } else if (name !== id) {
+    diagnostics.push(
+      diagnose(
+        codes.skillName,
+        `\`name\` is "${name}" but the directory is "${id}"; they must be equal.`,
+        at('name'),
+      ),
+    );
+  }
+
+  const description = fm.data.description;
+  if (typeof description !== 'string' || description.trim() === '') {
+    diagnostics.push(
+      diagnose(codes.skillDescription, 'The front matter has no non-empty `description`.', at('description')),
+    );
+  } else if (description.length > 1024) {
+    diagnostics.push(
+      diagnose(
+        codes.skillDescription,
+        `\`description\` is ${description.length} characters; the Agent Skills specification allows 1024, and Codex refuses a longer one.`,
+        at('description'),
+      ),
+    );
+  }
+
+  for (const key of STRING_KEYS) {
+    const value = fm.data[key];
+    if (value !== undefined && typeof value !== 'string') {
+      diagnostics.push(diagnose(codes.skillField, `\`${key}\` must be a string.`, at(key)));
+    }
+  }
+  const compatibility = fm.data.compatibility;
+  if (typeof compatibility === 'string' && (compatibility.length > 500 || compatibility.length === 0)) {
+    diagnostics.push(
+      diagnose(
+        codes.skillCompatibility,
+        `\`compatibility\` is ${compatibility.length} characters; it must be 1–500.`,
+        at('compatibility'),
+      ),
+    );
+  }
+  const metadata = fm.data.metadata;
+  let draft = false;
+  if (metadata !== undefined) {
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+      diagnostics.push(
+        diagnose(codes.skillField, '`metadata` must be a map of keys to strings.', at('metadata')),
+      );
+    } else {
+      for (const [key, value] of Object.entries(metadata)) {
+        if (typeof value !== 'string') {
+          diagnostics.push(
+            diagnose(
+              codes.skillMetadata,
+              `\`metadata.${key}\` is ${value === null ? 'null' : typeof value}, not a string.`,
+              at('metadata'),
+            ),
+          );
+        }
+      }
+      draft = (metadata as Record<string, unknown>)[DRAFT_KEY] === DRAFT_VALUE;
+    }
+  }
+  for (const [key, pos] of fm.keys) {
+    // Fields some hosts define have their own finding (CMP642), which names the hosts.
+    if (!KNOWN_KEYS.has(key) && !HOST_FIELDS.has(key)) {
+      diagnostics.push(
+        diagnose(codes.skillUnknownField, `Front matter key "${key}" is not an Agent Skills field.`, {
+          file: bodyPath,
+          ...pos,
+        }),
+      );
+    }
+  }
+  for (const a of fm.ambiguities) {
+    diagnostics.push(
+      diagnose(codes.ambiguousYaml, `\`${a.key}\` ${a.reason}.`, {
+        file: bodyPath,
+        line: a.line,
+        column: a.column,
+      }),
+    );
+  }
+
+  return draft;
 }

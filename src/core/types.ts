@@ -37,7 +37,12 @@ export type FileProblemKind =
   /** Larger than the loader's per-file cap; its bytes were not read. */
   | 'too-large'
   /** Not a regular file (a FIFO, a socket, a device). */
-  | 'not-regular';
+  | 'not-regular'
+  /**
+   * Could not be read just now (EMFILE, ENFILE, EAGAIN, EIO, EBUSY): a busy machine, not the file. Whoever
+   * reads again later may well succeed; under `dev` the item keeps its last good version meanwhile.
+   */
+  | 'unavailable';
 
 export interface FileProblem {
   readonly path: string;
@@ -54,6 +59,28 @@ export interface Snapshot {
   /** Keyed by posix path relative to the content root. */
   readonly files: ReadonlyMap<string, SourceFile>;
   readonly problems: readonly FileProblem[];
+  /**
+   * The last good versions (`dev`, `serve --watch`): the files of every item — the scope file, skills/base.md,
+   * a document, a skill directory — as they were the last time the item was good. An item that is still on
+   * disk but no longer parses or validates, or could not be read just now, is served from these, whole, and
+   * reported in `BuildResult.held`. An item that was deleted, or that a file problem other than `unavailable`
+   * keeps from being served (a link out of the root), is never held. Pass `BuildResult.lastGood` of the
+   * previous build; absent (`check`, a cold start), nothing is held and a broken item is withheld.
+   */
+  readonly lastGood?: ReadonlyMap<string, SourceFile>;
+}
+
+/** An item served from its last good version while the file on disk does not parse, validate or read. */
+export interface HeldItem {
+  readonly kind: 'scope' | 'base' | 'document' | 'skill';
+  /** The document or skill id; the file path for the scope file and base.md. */
+  readonly id: string;
+  /** The file — for a skill, its directory (`skills/<id>/`) — that the findings are about. */
+  readonly path: string;
+  /** It does not parse or validate (its findings say why), or it could not be read just now. */
+  readonly reason: 'invalid' | 'unavailable';
+  /** The newest modification time among the files of the version served: when that version was saved. */
+  readonly modifiedMs: number;
 }
 
 /** Options that change what `buildCatalog` derives. All have defaults. */
@@ -241,6 +268,8 @@ export interface Catalog {
   readonly documents: readonly DocumentEntry[];
   /** Published skills only; drafts appear nowhere. */
   readonly skills: readonly SkillEntry[];
+  /** The listing budget all published skill names and descriptions share (CMP410). @default 3970 */
+  readonly descriptionBudget?: number;
 }
 
 export interface BuildResult {
@@ -250,6 +279,13 @@ export interface BuildResult {
   /** Findings an inline `companion-disable` directive suppressed, each with where that directive is (always set
    * by the builder; optional so hand-made results stay valid). */
   readonly suppressed?: readonly SuppressedDiagnostic[];
+  /** Items served from `Snapshot.lastGood`, by kind and id. Absent or empty: none. */
+  readonly held?: readonly HeldItem[];
+  /**
+   * The files of every item's last good version after this build: a good item's current files, a held item's
+   * held ones. What the next build of the same content is given as `Snapshot.lastGood`.
+   */
+  readonly lastGood?: ReadonlyMap<string, SourceFile>;
 }
 
 /** One immutable build, swapped in whole. Every read, list and manifest is answered from one generation. */
@@ -258,6 +294,8 @@ export interface Generation {
   readonly number: number;
   readonly catalog: Catalog;
   readonly diagnostics: readonly Diagnostic[];
+  /** Items served from their last good version (`BuildResult.held`). Absent or empty: none. */
+  readonly held?: readonly HeldItem[];
   /** Wall-clock ms since the epoch when it was built (set by the adapter, never by the core). */
   readonly builtAt: number;
 }
@@ -273,6 +311,18 @@ export interface CatalogDiff {
   readonly updatedUris: readonly string[];
 }
 
+/** What happened to one file in a change, as an author would say it. */
+export interface FileChange {
+  readonly path: string;
+  /**
+   * `renamed`: a file that vanished and one that appeared with the same bytes, in one change. `unavailable`: it
+   * (or the directory it is in) could not be read just now; `read again`: it can be again.
+   */
+  readonly kind: 'added' | 'saved' | 'deleted' | 'renamed' | 'unavailable' | 'read again';
+  /** For `renamed`: where the bytes were before. */
+  readonly from?: string;
+}
+
 export interface CatalogChange extends CatalogDiff {
   readonly previous: Generation;
   readonly current: Generation;
@@ -280,6 +330,8 @@ export interface CatalogChange extends CatalogDiff {
   readonly changedPaths: readonly string[];
   /** Time spent re-reading and rebuilding, in ms. */
   readonly rebuildMs: number;
+  /** The files behind `changedPaths`: added, saved, deleted or renamed (problems appearing or clearing: saved). */
+  readonly files?: readonly FileChange[];
 }
 
 /**

@@ -2,6 +2,12 @@
  * The one state owner: holds the snapshot read from disk and the generation built from it, re-reads only what
  * it is told changed, and publishes each rebuild to its subscribers. Wraps `readSnapshot`'s reader, the pure
  * incremental `createCatalogBuilder` (told which paths changed) and `diffCatalogs`.
+ *
+ * Last good: every build hands back the last good version of each item (`BuildResult.lastGood`) and the store
+ * gives it to the next build, so an item that stops parsing, validating or reading while the store lives keeps
+ * being served as it last was good, whole, until a save fixes it or it is deleted (`Generation.held` lists
+ * them). A cold start has no last good versions: a broken item is withheld. And a re-read that would leave a
+ * tree that had files with none at all is not published until a second read, a moment later, says the same.
  */
 import { createCatalogBuilder } from '../core/catalog.js';
 import { diffCatalogs } from '../core/diff.js';
@@ -11,6 +17,7 @@ import type {
   BuildResult,
   CatalogChange,
   CatalogSource,
+  FileChange,
   FileProblem,
   Generation,
   Snapshot,
@@ -71,6 +78,14 @@ export interface CatalogStore extends CatalogSource {
    * `applyChanges`. Repairs whatever the watcher missed. Costs about one `lstat` per file.
    */
   reconcile(): CatalogChange | undefined;
+  /** Whether the current snapshot holds this root-relative path as a file (read, with its bytes). */
+  hasFile(path: string): boolean;
+  /**
+   * Paths worth reading again soon, without any event: files and directories that could not be read just now
+   * (`unavailable`: EMFILE, EIO, …), and a re-read that found the whole tree empty and awaits confirmation.
+   * Empty when nothing is pending. The watcher retries them with backoff (`applyChanges`).
+   */
+  pending(): readonly string[];
   /** The snapshot the current state was read into. For tests and diagnostics. */
   snapshot(): Snapshot;
 }
@@ -111,7 +126,16 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
   let problems: ReadonlyMap<string, FileProblem> = initial.problems;
   let snapshot: Snapshot = { files, problems: sortProblems(problems) };
   let sorted: Snapshot | undefined;
-  let generation: Generation = { number: 1, ...build(snapshot), builtAt: now() };
+  // A cold start: nothing to hold yet.
+  let lastGood: ReadonlyMap<string, SourceFile> = new Map();
+  const toGeneration = (number: number, result: BuildResult): Generation => {
+    lastGood = result.lastGood ?? new Map();
+    const { lastGood: _, held, ...rest } = result;
+    return { number, ...rest, ...(held === undefined || held.length === 0 ? {} : { held }), builtAt: now() };
+  };
+  let generation: Generation = toGeneration(1, build(snapshot));
+  // Set when a re-read found the whole tree empty and held off publishing it: these paths, read again.
+  let unconfirmedEmpty: readonly string[] | undefined;
   // Set when a rebuild threw: the snapshot moved on without a generation, so the next call must rebuild.
   let stale = false;
   let busy = false;
@@ -173,6 +197,18 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
       }
     }
 
+    // A tree that had files and would have none: an editor or a checkout caught mid-way, or the disk failing
+    // us, far more often than an author deleting everything. Publish that only when a second read says so.
+    let removed = 0;
+    for (const key of affected) if (files.has(key) || problems.has(key)) removed++;
+    const known = files.size + problems.size;
+    const emptied = known > 0 && known - removed + fresh.files.size + fresh.problems.size === 0;
+    if (emptied && unconfirmedEmpty === undefined) {
+      unconfirmedEmpty = targets;
+      return undefined;
+    }
+    unconfirmedEmpty = undefined;
+
     for (const key of affected) prints.delete(key);
     for (const [key, print] of fresh.prints) prints.set(key, print);
     for (const key of [...links.keys()]) if (isUnder(key, targetSet)) links.delete(key);
@@ -180,6 +216,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 
     if (changedPaths.length === 0 && !stale) return undefined;
 
+    const fileChanges = describeFileChanges(changedPaths, files, problems, nextFiles, fresh.problems);
     const filesCopy = files.edit();
     const problemsCopy = new Map(problems);
     for (const key of affected) {
@@ -194,7 +231,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     for (const key of nextFiles.keys()) problemsCopy.delete(key);
     files = filesCopy.done();
     problems = problemsCopy;
-    snapshot = { files, problems: sortProblems(problems) };
+    snapshot = { files, problems: sortProblems(problems), lastGood };
     sorted = undefined;
 
     // After a rebuild that threw, the builder starts over (it keeps no half-updated state), so the paths
@@ -203,7 +240,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     const result = build(snapshot, changedPaths);
     stale = false;
     const previous = generation;
-    const current: Generation = { number: previous.number + 1, ...result, builtAt: now() };
+    const current = toGeneration(previous.number + 1, result);
     const diff = diffCatalogs(previous.catalog, current.catalog);
     generation = current;
     const change: CatalogChange = {
@@ -212,6 +249,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
       current,
       changedPaths: changedPaths.sort(comparePaths),
       rebuildMs: performance.now() - started,
+      files: fileChanges,
     };
     for (const listener of [...listeners]) {
       try {
@@ -234,7 +272,16 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     const differing: string[] = [];
     for (const [key, print] of fresh.prints) if (prints.get(key) !== print) differing.push(key);
     for (const key of prints.keys()) if (!fresh.prints.has(key)) differing.push(key);
+    // A read that failed just now has the same print as before: only reading it again tells.
+    differing.push(...pending());
     return applyChanges(differing);
+  }
+
+  function pending(): readonly string[] {
+    const paths: string[] = [];
+    for (const [key, problem] of problems) if (problem.kind === 'unavailable') paths.push(key);
+    if (unconfirmedEmpty) paths.push(...unconfirmedEmpty);
+    return paths;
   }
 
   return {
@@ -250,6 +297,8 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     },
     applyChanges,
     reconcile,
+    pending,
+    hasFile: (path) => files.has(path),
     snapshot: () => {
       sorted ??= buildSnapshot(files, problems);
       return sorted;
@@ -260,6 +309,61 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 /** A `CatalogSource` over one fixed generation: `subscribe` never calls back. For tests and one-shot serving. */
 export function createStaticSource(generation: Generation): CatalogSource {
   return { current: () => generation, subscribe: () => () => {} };
+}
+
+/**
+ * Names each changed path as an author would: added, saved or deleted — and a file that vanished beside one
+ * that appeared with the same bytes, renamed (a `mv`, a renamed directory, an editor's save-as).
+ */
+function describeFileChanges(
+  changed: readonly string[],
+  before: ReadonlyMap<string, SourceFile>,
+  beforeProblems: ReadonlyMap<string, FileProblem>,
+  after: ReadonlyMap<string, SourceFile>,
+  afterProblems: ReadonlyMap<string, FileProblem>,
+): FileChange[] {
+  const added: string[] = [];
+  const deleted: string[] = [];
+  const out: FileChange[] = [];
+  // Below a directory that could not be read just now, nothing was deleted: it is unknown for now.
+  const unavailableBefore = [...beforeProblems.values()]
+    .filter((p) => p.kind === 'unavailable')
+    .map((p) => p.path);
+  const unavailableAfter = [...afterProblems.values()]
+    .filter((p) => p.kind === 'unavailable')
+    .map((p) => p.path);
+  const below = (path: string, dirs: readonly string[]) => dirs.some((dir) => path.startsWith(`${dir}/`));
+  for (const path of [...changed].sort(comparePaths)) {
+    const was = before.has(path) || beforeProblems.has(path);
+    const is = after.has(path) || afterProblems.has(path);
+    if (afterProblems.get(path)?.kind === 'unavailable') out.push({ path, kind: 'unavailable' });
+    else if (beforeProblems.get(path)?.kind === 'unavailable') {
+      if (is) out.push({ path, kind: 'read again' });
+    } else if (!is && below(path, unavailableAfter)) continue;
+    else if (!was && below(path, unavailableBefore)) out.push({ path, kind: 'read again' });
+    else if (was && is) out.push({ path, kind: 'saved' });
+    else if (is) added.push(path);
+    else deleted.push(path);
+  }
+  const unmatched = new Set(deleted);
+  for (const path of added) {
+    const bytes = after.get(path)?.bytes;
+    const from =
+      bytes === undefined
+        ? undefined
+        : deleted.find((old) => unmatched.has(old) && sameBytes(before.get(old)?.bytes, bytes));
+    if (from === undefined) out.push({ path, kind: 'added' });
+    else {
+      unmatched.delete(from);
+      out.push({ path, kind: 'renamed', from });
+    }
+  }
+  for (const path of unmatched) out.push({ path, kind: 'deleted' });
+  return out.sort((a, b) => comparePaths(a.path, b.path));
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && bytesEqual(a, b);
 }
 
 function sortProblems(problems: ReadonlyMap<string, FileProblem>): FileProblem[] {

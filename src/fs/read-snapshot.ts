@@ -36,21 +36,48 @@ export class RootError extends Error {
 }
 
 /**
- * Editor and tool droppings that are never content: hidden names (which covers `.#lock` files and `.git`),
- * backups (`~`), vim swap files and its `4913` probe, `.tmp` files, JetBrains safe-write temporaries, and
- * `node_modules`. The watcher ignores the same names, so a temp file never causes a rebuild.
+ * Names that are never content: hidden names (which covers `.#lock` files and `.git`), `node_modules`, and the
+ * temporary files editors and tools write on the way to a save (`isEditorTempName`: vim, Emacs, sed -i,
+ * JetBrains, …). The watcher ignores the same names, so a temp file never causes a rebuild or a timeline row.
  */
 export function isIgnoredName(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules' || isEditorTempName(name);
+}
+
+/**
+ * Names editors and tools give the files they write on the way to a save, never content. Decided from what they
+ * really do (each checked against its source or by watching it save):
+ *
+ * - vim: the `4913` probe it creates to test a directory, `.name.swp`/`.swx`/`.swo` swap files (hidden names),
+ *   and `name~` backups.
+ * - Emacs: `#name#` auto-saves, `.#name` lock links (hidden) and `name~` backups.
+ * - GNU sed `-i` (and `perl -i` via its own temp): `sedXXXXXX` — "sed" and six random letters or digits, created
+ *   beside the file and renamed over it.
+ * - JetBrains IDEs' safe write: `name___jb_tmp___` and `name___jb_old___`.
+ * - Kate/KWrite swap files `.name.kate-swp` (hidden); Chromium's File System Access saves `name.crswap`.
+ * - GIO (gedit, GNOME apps) `.goutputstream-XXXXXX`, rsync `.name.XXXXXX` (both hidden), and generic `*.tmp`.
+ *
+ * Hidden names (a leading dot) are never content anyway; `isIgnoredName` checks them first. Kept in this module,
+ * which imports only node builtins at run time (see `comparePaths`).
+ */
+
+const SED_TEMP = /^sed[A-Za-z0-9]{6}$/;
+
+/** True for a file name an editor or tool writes only on the way to a save. */
+export function isEditorTempName(name: string): boolean {
   return (
-    name.startsWith('.') ||
     name.endsWith('~') ||
     name.endsWith('.swp') ||
     name.endsWith('.swx') ||
+    name.endsWith('.swo') ||
     name.endsWith('.tmp') ||
+    name.endsWith('.crswap') ||
+    name.endsWith('.kate-swp') ||
     name.endsWith('___jb_tmp___') ||
     name.endsWith('___jb_old___') ||
+    (name.startsWith('#') && name.endsWith('#')) ||
     name === '4913' ||
-    name === 'node_modules'
+    SED_TEMP.test(name)
   );
 }
 
@@ -321,7 +348,7 @@ function visitEntry(
   } catch (error) {
     // Gone between readdir and lstat: simply absent.
     if (isVanished(error)) return;
-    addProblem(into, path, 'unreadable', errorCode(error), `error:${errorCode(error)}`);
+    addProblem(into, path, unreadableKind(error), errorCode(error), `error:${errorCode(error)}`);
     return;
   }
   const print = fingerprint(lst);
@@ -402,7 +429,7 @@ function walkDirectory(
     entries = fs.readdirSync(real, { withFileTypes: true });
   } catch (error) {
     if (isVanished(error)) return;
-    addProblem(into, path, 'unreadable', errorCode(error), `dir:${print}`);
+    addProblem(into, path, unreadableKind(error), errorCode(error), `dir:${print}`);
     return;
   }
   entries.sort((a, b) => comparePaths(a.name, b.name));
@@ -501,7 +528,7 @@ function readFileBytes(context: Context, path: string, candidate: string): ReadO
     const code = errorCode(error);
     if (isVanished(error)) return undefined;
     if (code === 'ELOOP') return 'retry';
-    return { problem: 'unreadable', detail: code };
+    return { problem: unreadableKind(error), detail: code };
   }
   try {
     const stats = fs.fstatSync(fd);
@@ -523,7 +550,7 @@ function readFileBytes(context: Context, path: string, candidate: string): ReadO
     return { bytes: readAll(fd, stats.size), mtimeMs: stats.mtimeMs, mode: stats.mode & 0o777, print };
   } catch (error) {
     if (isVanished(error)) return undefined;
-    return { problem: 'unreadable', detail: errorCode(error) };
+    return { problem: unreadableKind(error), detail: errorCode(error) };
   } finally {
     fs.closeSync(fd);
   }
@@ -614,6 +641,15 @@ function fingerprint(stats: fs.Stats): string {
 
 function isInside(rootReal: string, real: string): boolean {
   return rootReal === '/' ? real.startsWith('/') : real.startsWith(`${rootReal}/`);
+}
+
+/** Errors that say the machine is busy, not that the file is unreadable: reading again later may work. */
+const TRANSIENT_CODES = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EIO', 'EBUSY']);
+
+/** `unavailable` for a transient error (retried; the item keeps its last good version), else `unreadable`. */
+function unreadableKind(error: unknown): 'unavailable' | 'unreadable' {
+  const code = errorCode(error);
+  return code !== undefined && TRANSIENT_CODES.has(code) ? 'unavailable' : 'unreadable';
 }
 
 function isVanished(error: unknown): boolean {

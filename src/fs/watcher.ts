@@ -7,6 +7,10 @@
  * the batch runs, so an atomic save (unlink + add, or rename over) within a window resolves to "changed", and a
  * delete is published only if the path is really gone at that moment. Likewise a batch naming a file that is
  * empty at that moment waits a little for the write that usually follows a truncate (`maxBatchMs`).
+ *
+ * A busy machine is not an edit: what could not be read just now (`store.pending()`: EMFILE, EIO, …, or a tree
+ * that read empty) is read again on a backoff timer until it reads, and after falling back to polling for lack of
+ * watches or descriptors the watcher tries native events again, with backoff, until they work.
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
@@ -80,6 +84,18 @@ export interface WatcherOptions {
   /** Never start chokidar; poll from the start (for tests, and for file systems without inotify). */
   readonly forcePolling?: boolean;
   /**
+   * First delay before reading again what could not be read just now; doubles while it persists, up to
+   * `maxRetryMs`. @default 50
+   */
+  readonly retryMs?: number;
+  /** @default 5000 */
+  readonly maxRetryMs?: number;
+  /**
+   * After falling back to polling for lack of watches or descriptors, try native events again after this long;
+   * doubles after each failed try, up to 16 times as long. @default 10000
+   */
+  readonly eventsRetryMs?: number;
+  /**
    * Called after every batch that named a content path, with what the store published (undefined: nothing)
    * and the batch's paths.
    */
@@ -117,6 +133,9 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const burstEvents = options.burstEvents ?? 200;
   const settleMs = options.settleMs ?? 250;
+  const retryMs = options.retryMs ?? 50;
+  const maxRetryMs = options.maxRetryMs ?? 5000;
+  const eventsRetryMs = options.eventsRetryMs ?? 10_000;
   const now = options.now ?? Date.now;
   // chokidar reports paths under what it was given; give it the real root so `relative` always works.
   const root = realpathSync(store.root);
@@ -140,6 +159,10 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
   let settleArmed = false;
   let settleTimer: NodeJS.Timeout | undefined;
   let intervalTimer: NodeJS.Timeout | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryDelay = retryMs;
+  let eventsTimer: NodeJS.Timeout | undefined;
+  let eventsDelay = eventsRetryMs;
 
   let resolveReady!: () => void;
   const ready = new Promise<void>((resolve) => {
@@ -299,6 +322,30 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
     } catch (error) {
       report(error);
     }
+    scheduleRetry();
+  }
+
+  /** Reads again, on a doubling delay, whatever the store could not read just now; stops once all of it read. */
+  function scheduleRetry(): void {
+    if (mode === 'closed' || retryTimer !== undefined) return;
+    if (store.pending().length === 0) {
+      retryDelay = retryMs;
+      return;
+    }
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      if (mode === 'closed') return;
+      const paths = store.pending();
+      if (paths.length === 0) return;
+      try {
+        store.applyChanges(paths);
+      } catch (error) {
+        report(error);
+      }
+      retryDelay = Math.min(maxRetryMs, retryDelay * 2);
+      scheduleRetry();
+    }, retryDelay);
+    retryTimer.unref();
   }
 
   function onSettleTimer(): void {
@@ -321,6 +368,7 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
       report(error);
     }
     lastReconcileAt = now();
+    scheduleRetry();
   }
 
   /**
@@ -356,15 +404,65 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
     scheduleReconcile(pollIntervalMs, 10);
     emitStatus();
     resolveReady();
+    if (!options.forcePolling) scheduleEventsRetry();
+  }
+
+  /**
+   * While polling for lack of watches or descriptors: start chokidar again after a while; once it is ready
+   * without hitting the limit, events replace polling (a reconcile covers what changed meanwhile), else it is
+   * closed and tried again later, twice as late.
+   */
+  function scheduleEventsRetry(): void {
+    eventsTimer = setTimeout(() => {
+      eventsTimer = undefined;
+      if (mode !== 'polling') return;
+      let failed = false;
+      const candidate = startChokidar({
+        onFatal: (code) => {
+          failed = true;
+          // Promoted already: back to polling, as the first watcher would have gone.
+          if (fsw === candidate) {
+            startPolling(`${code}: the watcher cannot watch every file; polling every ${pollIntervalMs} ms`);
+          }
+        },
+        onReady: () => {
+          if (mode !== 'polling' || failed) return;
+          clearTimers();
+          fsw = candidate;
+          mode = 'events';
+          reason = undefined;
+          eventsDelay = eventsRetryMs;
+          runReconcile();
+          scheduleReconcile(reconcileIntervalMs, 50);
+          emitStatus();
+        },
+      });
+      const giveUp = (): void => {
+        if (fsw === candidate) return;
+        candidate.close().catch(report);
+        if (mode !== 'polling') return;
+        eventsDelay = Math.min(eventsRetryMs * 16, eventsDelay * 2);
+        scheduleEventsRetry();
+      };
+      candidate.once('error', () => {
+        if (failed) giveUp();
+      });
+      candidate.once('ready', () => {
+        if (failed) giveUp();
+      });
+    }, eventsDelay);
+    eventsTimer.unref();
   }
 
   function clearTimers(): void {
     clearTimeout(batchTimer);
     clearTimeout(settleTimer);
     clearTimeout(intervalTimer);
+    clearTimeout(eventsTimer);
     batchTimer = undefined;
     settleTimer = undefined;
     intervalTimer = undefined;
+    eventsTimer = undefined;
     settleArmed = false;
     heldUntil = 0;
     lastEmpty = undefined;
@@ -390,11 +488,10 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
     };
   }
 
-  if (options.forcePolling) {
-    startPolling('polling forced');
-  } else {
+  /** Starts chokidar on the root; `onFatal` when it hits the watch or descriptor limit. */
+  function startChokidar(handlers: { onFatal: (code: string) => void; onReady: () => void }): FSWatcher {
     const watchFn = options.watch ?? watch;
-    fsw = watchFn(root, {
+    const watcher = watchFn(root, {
       ignoreInitial: true,
       atomic: true,
       // Never watch through a symlink: it may lead outside the root. Changes behind an in-root link are
@@ -408,21 +505,35 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
         return path !== '' && !isContentPath(path.split(sep).join('/'));
       },
     });
-    fsw.on('all', onEvent);
-    fsw.on('raw', onRaw);
-    fsw.on('error', (error: unknown) => {
-      const code = errorCode(error);
-      if (code !== undefined && fatalWatchErrors.has(code)) {
-        startPolling(`${code}: the watcher cannot watch every file; polling every ${pollIntervalMs} ms`);
-      } else report(error);
+    watcher.on('all', (event: string, absolute: string) => {
+      if (fsw === watcher) onEvent(event, absolute);
     });
-    fsw.once('ready', () => {
-      if (mode !== 'events') return;
-      // Anything that changed between the store's first read and chokidar's initial scan.
-      runReconcile();
-      scheduleReconcile(reconcileIntervalMs, 50);
-      emitStatus();
-      resolveReady();
+    watcher.on('raw', (event: string, filename: unknown, details: unknown) => {
+      if (fsw === watcher) onRaw(event, filename, details);
+    });
+    watcher.on('error', (error: unknown) => {
+      const code = errorCode(error);
+      if (code !== undefined && fatalWatchErrors.has(code)) handlers.onFatal(code);
+      else if (fsw === watcher) report(error);
+    });
+    watcher.once('ready', handlers.onReady);
+    return watcher;
+  }
+
+  if (options.forcePolling) {
+    startPolling('polling forced');
+  } else {
+    fsw = startChokidar({
+      onFatal: (code) =>
+        startPolling(`${code}: the watcher cannot watch every file; polling every ${pollIntervalMs} ms`),
+      onReady: () => {
+        if (mode !== 'events') return;
+        // Anything that changed between the store's first read and chokidar's initial scan.
+        runReconcile();
+        scheduleReconcile(reconcileIntervalMs, 50);
+        emitStatus();
+        resolveReady();
+      },
     });
   }
 
@@ -433,6 +544,8 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
       if (mode === 'closed') return;
       mode = 'closed';
       clearTimers();
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
       const closing = fsw?.close();
       fsw = undefined;
       resolveReady();

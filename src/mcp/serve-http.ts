@@ -52,6 +52,8 @@ import {
 export const MCP_PATH = '/mcp';
 /** The default port of `companion serve --http` and `companion dev`. */
 export const DEFAULT_HTTP_PORT = 3917;
+/** How long a legacy HTTP session may stay silent, with no open stream, before it is closed. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** Largest POST body read; more is 413 before anything is parsed. */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -76,8 +78,11 @@ export interface ServeHttpOptions {
   /** Hosts served at once: legacy sessions plus open listen streams. @default DEFAULT_MAX_SESSIONS (128) */
   readonly maxSessions?: number;
   /**
-   * A legacy session with no request and no open event stream for this long is closed (a client that left
-   * without DELETE). @default 30 minutes
+   * A legacy session with no request and no open event stream for this long is closed and leaves the registry:
+   * a client that left without DELETE (every `inspector-cli --cli` run) is gone within about a minute. It shows
+   * as idle after a quarter of it. A host that keeps its GET stream open stays however quiet it is; one that
+   * returns after the timeout gets 404 and, as the protocol says, starts a new session.
+   * @default DEFAULT_IDLE_TIMEOUT_MS (60 seconds)
    */
   readonly idleTimeoutMs?: number;
 }
@@ -127,6 +132,8 @@ function formatHost(host: string): string {
 interface LegacySession {
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** Its registry entry, told of every request and of the reaper's verdicts (active, idle). */
+  readonly session: SessionHandle;
   lastActivity: number;
   openStreams: number;
 }
@@ -145,7 +152,13 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   const registry = options.sessions ?? createSessionRegistry();
   const maxBody = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  // Shown as idle once a quarter of the timeout passed without a request or an open stream.
+  const idleAfterMs = Math.max(1000, Math.floor(idleTimeoutMs / 4));
+  const touch = (legacy: LegacySession): void => {
+    legacy.lastActivity = Date.now();
+    legacy.session.recordActivity();
+  };
   const serverOptions = { cacheTtlMs: options.cacheTtlMs, pageSize: options.pageSize, log };
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
@@ -230,7 +243,13 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => {
-        legacySessions.set(sessionId, { server, transport, lastActivity: Date.now(), openStreams: 0 });
+        legacySessions.set(sessionId, {
+          server,
+          transport,
+          session,
+          lastActivity: Date.now(),
+          openStreams: 0,
+        });
       },
       onsessionclosed: (sessionId) => {
         void closeLegacySession(sessionId);
@@ -265,12 +284,12 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     if (sessionId === undefined) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header required');
     const session = legacySessions.get(sessionId);
     if (!session) return rpcError(404, -32001, 'Session not found');
-    session.lastActivity = Date.now();
+    touch(session);
     if (request.method === 'GET') {
       session.openStreams++;
       res.once('close', () => {
         session.openStreams--;
-        session.lastActivity = Date.now();
+        touch(session);
       });
     }
     return session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
@@ -434,14 +453,18 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   const reaper = setInterval(
     () => {
       const now = Date.now();
-      for (const [id, session] of legacySessions) {
-        if (session.openStreams === 0 && now - session.lastActivity > idleTimeoutMs) {
-          log(`companion: closing idle HTTP session ${id}`);
+      for (const [id, legacy] of legacySessions) {
+        const silentMs = now - legacy.lastActivity;
+        if (legacy.openStreams > 0) legacy.session.setState('active');
+        else if (silentMs > idleTimeoutMs) {
+          log(
+            `companion: closing HTTP session ${id}: no request and no open stream for ${Math.round(silentMs / 1000)} s`,
+          );
           void closeLegacySession(id);
-        }
+        } else if (silentMs > idleAfterMs) legacy.session.setState('idle');
       }
     },
-    Math.max(1000, Math.min(60_000, Math.floor(idleTimeoutMs / 2))),
+    Math.max(250, Math.min(5000, Math.floor(idleAfterMs / 2))),
   );
   reaper.unref();
 

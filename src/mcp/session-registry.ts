@@ -51,10 +51,20 @@ export interface SessionNotification {
   readonly generation: number;
 }
 
+/**
+ * Whether a host is really there: `active` while its stream is open (stdio: its pipe; HTTP: a legacy GET event
+ * stream, or a modern listen stream) or it sent a request recently, `idle` after that. An idle legacy HTTP session
+ * is closed — and leaves the registry — once it has been silent for the transport's idle timeout (a minute).
+ */
+export type SessionState = 'active' | 'idle';
+
 /** A snapshot of one session; a new object after every change. */
 export interface SessionInfo {
   readonly id: string;
   readonly transport: SessionTransport;
+  readonly state: SessionState;
+  /** Clock time of the last request, or of the moment its stream closed. */
+  readonly lastActivityAt: number;
   /**
    * The host's `clientInfo`: from `initialize` (legacy; absent until `notifications/initialized`) or from a
    * request's `_meta` envelope (modern).
@@ -104,6 +114,13 @@ export interface SessionHandle {
   recordNotification(method: string, generation: number, uri?: string): void;
   /** The host listed or read: marks `rereadSinceNotification`. */
   recordReread(): void;
+  /**
+   * The host sent a request (or its stream closed): sets `lastActivityAt` and makes the session `active`.
+   * Observers hear of it when the state changes, or at most once a second otherwise.
+   */
+  recordActivity(): void;
+  /** `idle` when the transport sees no open stream and no recent request; `active` again on the next one. */
+  setState(state: SessionState): void;
   /** Removes the session from the registry. Idempotent. */
   close(): void;
 }
@@ -152,7 +169,15 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
     },
     open({ id, transport }) {
       const session: MutableSession = {
-        info: { id, transport, subscriptions: [], connectedAt: now(), rereadSinceNotification: false },
+        info: {
+          id,
+          transport,
+          state: 'active',
+          lastActivityAt: now(),
+          subscriptions: [],
+          connectedAt: now(),
+          rereadSinceNotification: false,
+        },
         subscriptions: new Set(),
         listens: new Map(),
       };
@@ -214,6 +239,18 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
         recordReread() {
           if (session.info.rereadSinceNotification) return;
           update({ rereadSinceNotification: true });
+        },
+        recordActivity() {
+          const at = now();
+          // A busy host sends many requests a second; its observers need to hear about it far less often.
+          if (session.info.state === 'active' && at - session.info.lastActivityAt < 1000) {
+            session.info = { ...session.info, lastActivityAt: at };
+            return;
+          }
+          update({ state: 'active', lastActivityAt: at });
+        },
+        setState(state) {
+          if (session.info.state !== state) update({ state });
         },
         close() {
           if (!open) return;

@@ -5,14 +5,24 @@
  * topic covers, how long the timeline gets — is tested without a terminal. `createDevModel` is the thin shell
  * that feeds it from the catalog store, the session registry and the watcher.
  */
+import { DEFAULT_DESCRIPTION_BUDGET } from '../core/catalog.js';
+import { INSTRUCTIONS_BUDGET } from '../core/coverage.js';
 import { compare, type Diagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { sameList } from '../core/diff.js';
-import type { Catalog, CatalogChange, CatalogSource, Generation } from '../core/types.js';
+import type {
+  Catalog,
+  CatalogChange,
+  CatalogSource,
+  FileChange,
+  Generation,
+  HeldItem,
+  SkillEntry,
+} from '../core/types.js';
 import type { WatcherStatus } from '../fs/watcher.js';
 import type { SessionInfo, SessionRegistry } from '../mcp/session-registry.js';
 
 /** How many timeline entries the state keeps, newest first. */
-export const TIMELINE_LIMIT = 20;
+export const TIMELINE_LIMIT = 50;
 
 export interface RebuildView {
   readonly generation: number;
@@ -41,12 +51,23 @@ export interface UncoveredItem {
   readonly id: string;
 }
 
+/** A limit hosts enforce, and how much of it the content uses. */
+export interface MeterView {
+  readonly label: string;
+  readonly used: number;
+  readonly limit: number;
+  /** Who enforces it and what happens over it. */
+  readonly note: string;
+}
+
 export interface CoverageView {
   readonly topics: readonly TopicView[];
   /** Served documents and skills no topic names, documents first, each sorted by id. */
   readonly uncovered: readonly UncoveredItem[];
   readonly documents: number;
   readonly skills: number;
+  /** The listing budget, the instructions budget, the longest skill description against Codex's cap. */
+  readonly meters: readonly MeterView[];
 }
 
 export interface DiagnosticView {
@@ -61,10 +82,12 @@ export interface DiagnosticGroup {
   /** The file, or `''` for diagnostics about the project as a whole. */
   readonly file: string;
   readonly items: readonly DiagnosticView[];
+  /** The item this file belongs to is served from its last good version. */
+  readonly held?: HeldItem;
 }
 
 export interface DiagnosticsView {
-  /** Groups holding a new diagnostic first, then groups holding an error, then by file. */
+  /** Groups holding an error first, then by file; within a group, errors first, then by position. */
   readonly groups: readonly DiagnosticGroup[];
   readonly errors: number;
   readonly warnings: number;
@@ -79,34 +102,62 @@ export interface HostNotification {
   readonly generation: number;
 }
 
+/** One open `subscriptions/listen` stream of a modern host, with what it listens for in words. */
+export interface ListenView {
+  readonly id: string;
+  readonly openedAt: number;
+  /** `resources list`, `3 resources`, `tools list`, …; empty for a stream that asked for nothing. */
+  readonly filters: readonly string[];
+}
+
 export interface HostView {
   readonly id: string;
   readonly transport: string;
   /** `clientInfo`; absent until the host finished initializing. */
   readonly name?: string;
   readonly version?: string;
+  readonly state: 'active' | 'idle';
+  readonly lastActivityAt: number;
+  readonly protocolVersion?: string;
+  readonly era?: 'legacy' | 'modern';
+  readonly listen: readonly ListenView[];
   readonly subscriptions: number;
+  /** The first few subscribed URIs, in subscription order. */
+  readonly subscribed: readonly string[];
   readonly connectedAt: number;
   readonly lastNotification?: HostNotification;
   /** The host listed or read after `lastNotification`. */
   readonly reread: boolean;
 }
 
+/** What one host was sent for one change. */
+export interface HostSent {
+  readonly id: string;
+  readonly name: string;
+  readonly listChanged: boolean;
+  readonly updated: number;
+}
+
 export interface TimelineEntry {
   /** Absent for a batch that published nothing (the bytes were identical). */
   readonly generation?: number;
   readonly at: number;
-  readonly paths: readonly string[];
+  /** What happened to each file: saved, added, deleted, renamed. */
+  readonly files: readonly FileChange[];
   readonly rebuildMs?: number;
   /** Time the watcher held the first event before running the batch (absent for reconciles). */
   readonly waitMs?: number;
   readonly listChanged: boolean;
-  /** `resources/updated` notifications sent: each updated URI, once per session subscribed to it. */
+  /** `resources/updated` notifications sent, over all hosts. */
   readonly updated: number;
-  /** Sessions open when the change was published: the hosts a `list_changed` went to. */
+  /** Sessions open when the change was published. */
   readonly hosts: number;
+  /** Per host, what the MCP layer recorded sending for this generation. */
+  readonly sent: readonly HostSent[];
   readonly added: number;
   readonly fixed: number;
+  /** Items served from their last good version after this change. */
+  readonly held: number;
 }
 
 export interface WatcherView {
@@ -134,6 +185,8 @@ export interface DevState {
   readonly lastRebuild?: RebuildView;
   readonly coverage: CoverageView;
   readonly diagnostics: DiagnosticsView;
+  /** Items served from their last good version, by path. */
+  readonly held: readonly HeldItem[];
   readonly hosts: readonly HostView[];
   /** Newest first, at most `TIMELINE_LIMIT`. */
   readonly timeline: readonly TimelineEntry[];
@@ -175,6 +228,7 @@ export interface InitialStateInput {
 /** The state before anything changed: every diagnostic of the first generation counts as known, not new. */
 export function createInitialState(input: InitialStateInput): DevState {
   const { generation } = input;
+  const held = generation.held ?? [];
   return {
     name: generation.catalog.server.title || generation.catalog.server.name,
     url: input.url,
@@ -182,7 +236,8 @@ export function createInitialState(input: InitialStateInput): DevState {
     generation: generation.number,
     builtAt: generation.builtAt,
     coverage: buildCoverageView(generation.catalog),
-    diagnostics: buildDiagnosticsView(generation.diagnostics, undefined),
+    diagnostics: buildDiagnosticsView(generation.diagnostics, undefined, held),
+    held,
     hosts: (input.sessions ?? []).map(toHostView),
     timeline: [],
     watcher: input.watcher === undefined ? { mode: 'starting' } : toWatcherView(input.watcher),
@@ -195,21 +250,24 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
   switch (event.type) {
     case 'generation': {
       const { change } = event;
+      const held = change.current.held ?? [];
       const previousKeys = new Set(change.previous.diagnostics.map(diagnosticKey));
-      const diagnostics = buildDiagnosticsView(change.current.diagnostics, previousKeys);
+      const diagnostics = buildDiagnosticsView(change.current.diagnostics, previousKeys, held);
       const currentKeys = new Set(change.current.diagnostics.map(diagnosticKey));
       let fixed = 0;
       for (const key of previousKeys) if (!currentKeys.has(key)) fixed++;
       const entry: TimelineEntry = {
         generation: change.current.number,
         at: change.current.builtAt,
-        paths: change.changedPaths,
+        files: change.files ?? change.changedPaths.map((path) => ({ path, kind: 'saved' as const })),
         rebuildMs: change.rebuildMs,
         listChanged: change.listChanged,
         updated: event.updated,
         hosts: event.hosts,
+        sent: [],
         added: diagnostics.fresh,
         fixed,
+        held: held.length,
       };
       return {
         ...state,
@@ -228,6 +286,7 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
           ? state.coverage
           : buildCoverageView(change.current.catalog),
         diagnostics,
+        held,
         timeline: capTimeline([entry, ...state.timeline]),
         notice: change.current.catalog.notice,
       };
@@ -244,23 +303,75 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
       if (event.paths.length === 0) return state;
       const entry: TimelineEntry = {
         at: event.at,
-        paths: event.paths,
+        files: event.paths.map((path) => ({ path, kind: 'saved' as const })),
         ...(event.waitMs === undefined ? {} : { waitMs: event.waitMs }),
         listChanged: false,
         updated: 0,
         hosts: state.hosts.length,
+        sent: [],
         added: 0,
         fixed: 0,
+        held: state.held.length,
       };
       return { ...state, timeline: capTimeline([entry, ...state.timeline]) };
     }
-    case 'sessions':
-      return { ...state, hosts: event.sessions.map(toHostView) };
+    case 'sessions': {
+      const hosts = event.sessions.map(toHostView);
+      return { ...state, hosts, timeline: recordSent(state.timeline, state.hosts, hosts) };
+    }
     case 'watcher':
       return { ...state, watcher: toWatcherView(event.status) };
     case 'error':
       return { ...state, lastError: { at: event.at, message: event.message } };
   }
+}
+
+/**
+ * Adds to the timeline what each host was sent: every notification a session recorded since the previous list
+ * (the registry reports each one) goes to the row of the generation that caused it.
+ */
+function recordSent(
+  timeline: readonly TimelineEntry[],
+  before: readonly HostView[],
+  after: readonly HostView[],
+): readonly TimelineEntry[] {
+  const previous = new Map(before.map((host) => [host.id, host.lastNotification]));
+  let next: TimelineEntry[] | undefined;
+  for (const host of after) {
+    const sent = host.lastNotification;
+    if (sent === undefined || sent === previous.get(host.id)) continue;
+    const index = timeline.findIndex((entry) => entry.generation === sent.generation);
+    if (index === -1) continue;
+    next ??= [...timeline];
+    const entry = next[index]!;
+    const listChanged = sent.method === LIST_CHANGED_METHOD;
+    const others = entry.sent.filter((item) => item.id !== host.id);
+    const mine = entry.sent.find((item) => item.id === host.id) ?? {
+      id: host.id,
+      name: formatHostLabel(host),
+      listChanged: false,
+      updated: 0,
+    };
+    next[index] = {
+      ...entry,
+      sent: [
+        ...others,
+        {
+          ...mine,
+          listChanged: mine.listChanged || listChanged,
+          updated: mine.updated + (listChanged ? 0 : 1),
+        },
+      ].sort((a, b) => compare(a.name, b.name)),
+    };
+  }
+  return next ?? timeline;
+}
+
+const LIST_CHANGED_METHOD = 'notifications/resources/list_changed';
+
+function formatHostLabel(host: Pick<HostView, 'name' | 'version' | 'id'>): string {
+  if (host.name === undefined) return host.id.slice(0, 8);
+  return host.version ? `${host.name} ${host.version}` : host.name;
 }
 
 /** The identity of a diagnostic across generations. Column and hint are left out: they move with edits above. */
@@ -283,18 +394,23 @@ export function countUpdatedNotifications(
   return count;
 }
 
-/** Whether two catalogs give the same coverage view: the same topics, and the same served ids in order. */
+/** Whether two catalogs give the same coverage view: the same topics, served ids and meter inputs. */
 function sameCoverageInputs(previous: Catalog, current: Catalog): boolean {
   if (previous === current) return true;
-  if (previous.coverage !== current.coverage) return false;
+  if (previous.coverage !== current.coverage || previous.instructions !== current.instructions) return false;
   const sameId = (a: { id: string }, b: { id: string }) => a.id === b.id;
+  const sameSkill = (a: SkillEntry, b: SkillEntry) =>
+    a === b || (a.id === b.id && a.description === b.description);
   return (
     sameList(previous.documents, current.documents, sameId) &&
-    sameList(previous.skills, current.skills, sameId)
+    sameList(previous.skills, current.skills, sameSkill)
   );
 }
 
-/** Each topic with what it names, and every served document or skill that no topic names. */
+/** Codex refuses a skill whose description is longer (CMP405). */
+const DESCRIPTION_CAP = 1024;
+
+/** Each topic with what it names, every served document or skill that no topic names, and the meters. */
 export function buildCoverageView(catalog: Catalog): CoverageView {
   const documentIds = new Set(catalog.documents.map((document) => document.id));
   const skillIds = new Set(catalog.skills.map((skill) => skill.id));
@@ -321,16 +437,48 @@ export function buildCoverageView(catalog: Catalog): CoverageView {
       .sort(compare)
       .map((id) => ({ kind: 'skill' as const, id })),
   ];
-  return { topics, uncovered, documents: documentIds.size, skills: skillIds.size };
+  let listing = 0;
+  let longest: SkillEntry | undefined;
+  for (const skill of catalog.skills) {
+    listing += skill.id.length + skill.description.length + 4;
+    if (longest === undefined || skill.description.length > longest.description.length) longest = skill;
+  }
+  const meters: MeterView[] = [
+    {
+      label: 'skill listing',
+      used: listing,
+      limit: catalog.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
+      note: 'names + descriptions of all skills; hosts drop what does not fit (CMP410)',
+    },
+    {
+      label: 'instructions',
+      used: catalog.instructions.length,
+      limit: INSTRUCTIONS_BUDGET,
+      note: 'hosts cut the rest (CMP105)',
+    },
+    {
+      label: 'longest description',
+      used: longest?.description.length ?? 0,
+      limit: DESCRIPTION_CAP,
+      note: `${longest === undefined ? 'no skill' : longest.id}; Codex refuses a skill over it (CMP405)`,
+    },
+  ];
+  return { topics, uncovered, documents: documentIds.size, skills: skillIds.size, meters };
+}
+
+/** The held item a file belongs to: its own path, or (a skill) its directory. */
+export function findHeld(held: readonly HeldItem[], file: string): HeldItem | undefined {
+  return held.find((item) => item.path === file || (item.kind === 'skill' && file.startsWith(item.path)));
 }
 
 /**
- * Groups diagnostics by file. With `previousKeys` a diagnostic whose key is not among them is new; without
- * (the first generation) none is.
+ * Groups diagnostics by file, files with an error first. With `previousKeys` a diagnostic whose key is not
+ * among them is new; without (the first generation) none is.
  */
 export function buildDiagnosticsView(
   diagnostics: readonly Diagnostic[],
   previousKeys: ReadonlySet<string> | undefined,
+  held: readonly HeldItem[] = [],
 ): DiagnosticsView {
   const byFile = new Map<string, DiagnosticView[]>();
   let errors = 0;
@@ -349,22 +497,30 @@ export function buildDiagnosticsView(
     items.push({ key, diagnostic, isNew });
     byFile.set(file, items);
   }
-  const rank = (group: DiagnosticGroup): number =>
-    group.items.some((item) => item.isNew) ? 0 : group.items.some(isError) ? 1 : 2;
+  const severityRank = { error: 0, warning: 1, info: 2 } as const;
   const groups = [...byFile]
-    .map(([file, items]): DiagnosticGroup => ({ file, items }))
+    .map(([file, items]): DiagnosticGroup => {
+      const sorted = [...items].sort(
+        (a, b) => severityRank[a.diagnostic.severity] - severityRank[b.diagnostic.severity],
+      );
+      const item = findHeld(held, file);
+      return item === undefined ? { file, items: sorted } : { file, items: sorted, held: item };
+    })
     // sortDiagnostics already ordered files; a stable sort by rank keeps that order within a rank.
-    .sort((a, b) => rank(a) - rank(b));
+    .sort((a, b) => groupRank(a) - groupRank(b));
   return { groups, errors, warnings, infos, fresh };
 }
 
-function isError(item: DiagnosticView): boolean {
-  return item.diagnostic.severity === 'error';
+function groupRank(group: DiagnosticGroup): number {
+  return group.items.some((item) => item.diagnostic.severity === 'error') ? 0 : 1;
 }
 
 function capTimeline(entries: readonly TimelineEntry[]): readonly TimelineEntry[] {
   return entries.length > TIMELINE_LIMIT ? entries.slice(0, TIMELINE_LIMIT) : entries;
 }
+
+/** How many subscribed URIs a host view keeps, for the hosts view. */
+const SUBSCRIBED_SHOWN = 5;
 
 function toHostView(session: SessionInfo): HostView {
   return {
@@ -373,11 +529,32 @@ function toHostView(session: SessionInfo): HostView {
     ...(session.clientInfo === undefined
       ? {}
       : { name: session.clientInfo.name, version: session.clientInfo.version }),
+    state: session.state ?? 'active',
+    lastActivityAt: session.lastActivityAt ?? session.connectedAt,
+    ...(session.protocolVersion === undefined ? {} : { protocolVersion: session.protocolVersion }),
+    ...(session.era === undefined ? {} : { era: session.era }),
+    listen: (session.listen ?? []).map((stream) => ({
+      id: stream.id,
+      openedAt: stream.openedAt,
+      filters: describeFilters(stream.filters),
+    })),
     subscriptions: session.subscriptions.length,
+    subscribed: session.subscriptions.slice(0, SUBSCRIBED_SHOWN),
     connectedAt: session.connectedAt,
     ...(session.lastNotification === undefined ? {} : { lastNotification: session.lastNotification }),
     reread: session.rereadSinceNotification,
   };
+}
+
+/** A listen stream's filters in words: `resources list`, `2 resources`, `prompts list`, `tools list`. */
+function describeFilters(filters: NonNullable<SessionInfo['listen']>[number]['filters']): string[] {
+  const out: string[] = [];
+  if (filters.resourcesListChanged) out.push('resources list');
+  const uris = filters.resourceSubscriptions?.length ?? 0;
+  if (uris > 0) out.push(uris === 1 ? '1 resource' : `${uris} resources`);
+  if (filters.promptsListChanged) out.push('prompts list');
+  if (filters.toolsListChanged) out.push('tools list');
+  return out;
 }
 
 function toWatcherView(status: WatcherStatus): WatcherView {
@@ -406,6 +583,13 @@ export interface DevModelOptions {
   readonly root: string;
   /** Clock for errors and batches. @default Date.now */
   readonly now?: () => number;
+  /**
+   * Runs `flush` later, off the path that reported the event. The default, `setImmediate`, runs it after the
+   * current turn and every microtask it queued — which is where the MCP layer writes the notifications of a
+   * change — so hosts hear of a save before the view model (and anything drawn from it) does any work.
+   * Tests pass `(flush) => flush()` to see each event at once. @default setImmediate
+   */
+  readonly defer?: (flush: () => void) => void;
 }
 
 export type DevListener = (state: DevState, previous: DevState, event: DevEvent) => void;
@@ -413,26 +597,28 @@ export type DevListener = (state: DevState, previous: DevState, event: DevEvent)
 /**
  * The live state of one `companion dev` run. Subscribes to the store and the registry on creation; the watcher
  * has no subscription API of its own, so the command forwards its `onStatus`, `onBatch` and `onError` callbacks
- * to the `record*` methods.
+ * to the `record*` methods. Events are queued as they arrive and reduced together in one deferred flush (see
+ * `DevModelOptions.defer`), in the order they arrived.
  */
 export interface DevModel {
   getState(): DevState;
   /**
-   * Calls `listener` synchronously after every event that changed the state, with the state before it.
-   * Returns the unsubscribe function. Shaped for `useSyncExternalStore`.
+   * Calls `listener` after every event that changed the state, with the state before it, during the deferred
+   * flush. Returns the unsubscribe function.
    */
   subscribe(listener: DevListener): () => void;
   recordWatcherStatus(status: WatcherStatus): void;
   /** A watcher batch ran: `change` is what the store published for it, undefined when nothing was. */
   recordBatch(change: CatalogChange | undefined, paths: readonly string[], waitMs?: number): void;
   recordError(error: unknown): void;
-  /** Stops listening to the store and the registry. Idempotent. */
+  /** Stops listening to the store and the registry; events still queued are dropped. Idempotent. */
   close(): void;
 }
 
 /** Creates the model and starts listening. A throwing listener never reaches the store or the registry. */
 export function createDevModel(options: DevModelOptions): DevModel {
   const now = options.now ?? Date.now;
+  const defer = options.defer ?? ((flush: () => void) => setImmediate(flush));
   const listeners = new Set<DevListener>();
   const watcherStatus = options.watcher?.status();
   let state = createInitialState({
@@ -444,32 +630,50 @@ export function createDevModel(options: DevModelOptions): DevModel {
     // `onStatus` only a fallback to polling (or a close) is worth showing.
     ...(watcherStatus === undefined || watcherStatus.mode === 'events' ? {} : { watcher: watcherStatus }),
   });
+  let closed = false;
+  // Each entry makes its event when the flush runs, so a generation counts the notifications the sessions
+  // recorded by then rather than guessing them ahead of the MCP layer.
+  let queue: (() => DevEvent)[] = [];
 
-  const dispatch = (event: DevEvent): void => {
-    const previous = state;
-    const next = reduceDevState(previous, event);
-    if (next === previous) return;
-    state = next;
-    for (const listener of [...listeners]) {
-      try {
-        listener(next, previous, event);
-      } catch {
-        // A broken view must not stop the store from publishing or the other views from drawing.
+  const flush = (): void => {
+    const events = queue;
+    queue = [];
+    for (const make of events) {
+      if (closed) return;
+      const event = make();
+      const previous = state;
+      const next = reduceDevState(previous, event);
+      if (next === previous) continue;
+      state = next;
+      for (const listener of [...listeners]) {
+        try {
+          listener(next, previous, event);
+        } catch {
+          // A broken view must not stop the other views from drawing.
+        }
       }
     }
   };
+  const enqueue = (make: () => DevEvent): void => {
+    if (closed) return;
+    queue.push(make);
+    if (queue.length === 1) defer(flush);
+  };
 
   const stopStore = options.store.subscribe((change) => {
-    const sessions = options.sessions.list();
-    dispatch({
-      type: 'generation',
-      change,
-      updated: countUpdatedNotifications(change.updatedUris, sessions),
-      hosts: sessions.length,
+    enqueue(() => {
+      const sessions = options.sessions.list();
+      return {
+        type: 'generation',
+        change,
+        updated: countUpdatedNotifications(change.updatedUris, sessions),
+        hosts: sessions.length,
+      };
     });
   });
-  const stopSessions = options.sessions.subscribe((sessions) => dispatch({ type: 'sessions', sessions }));
-  let closed = false;
+  const stopSessions = options.sessions.subscribe((sessions) =>
+    enqueue(() => ({ type: 'sessions', sessions })),
+  );
 
   return {
     getState: () => state,
@@ -481,23 +685,26 @@ export function createDevModel(options: DevModelOptions): DevModel {
         listeners.delete(entry);
       };
     },
-    recordWatcherStatus: (status) => dispatch({ type: 'watcher', status }),
+    recordWatcherStatus: (status) => enqueue(() => ({ type: 'watcher', status })),
     recordBatch(change, paths, waitMs) {
-      dispatch({
+      const at = now();
+      enqueue(() => ({
         type: 'batch',
-        at: now(),
+        at,
         ...(change === undefined ? {} : { generation: change.current.number }),
         paths,
         ...(waitMs === undefined ? {} : { waitMs }),
-      });
+      }));
     },
     recordError(error) {
       const message = error instanceof Error ? error.message : String(error);
-      dispatch({ type: 'error', at: now(), message: message.split('\n')[0] ?? message });
+      const at = now();
+      enqueue(() => ({ type: 'error', at, message: message.split('\n')[0] ?? message }));
     },
     close() {
       if (closed) return;
       closed = true;
+      queue = [];
       stopStore();
       stopSessions();
       listeners.clear();

@@ -3,9 +3,13 @@
  * so the output greps and diffs. Lines come from the same view state as the Ink UI.
  */
 import type { Diagnostic } from '../core/diagnostics.js';
+import type { HeldItem } from '../core/types.js';
 import type { DevEvent, DevModel, DevState, HostView } from './dev-state.js';
-import { diagnosticKey } from './dev-state.js';
+import { diagnosticKey, findHeld } from './dev-state.js';
 import {
+  formatEra,
+  formatFileChanges,
+  formatHeld,
   formatHostName,
   formatLocation,
   formatMs,
@@ -37,7 +41,27 @@ export function formatStartLines(state: DevState): string[] {
   for (const group of diagnostics.groups) {
     for (const item of group.items) lines.push(`diagnostic ${formatDiagnostic(item.diagnostic)}`);
   }
+  lines.push(...formatHeldLines([], state));
   return lines.map(prefix);
+}
+
+/** `serving the last good scope from 10:42:13 beside CMP101 knowledge/server-scope.json:3:5 …` and releases. */
+function formatHeldLines(before: readonly HeldItem[], state: DevState): string[] {
+  const lines: string[] = [];
+  const was = new Set(before.map((item) => `${item.kind}:${item.id}:${item.modifiedMs}`));
+  const now = new Set(state.held.map((item) => `${item.kind}:${item.id}`));
+  for (const item of state.held) {
+    if (was.has(`${item.kind}:${item.id}:${item.modifiedMs}`)) continue;
+    const finding = state.diagnostics.groups
+      .filter((group) => findHeld([item], group.file) !== undefined)
+      .flatMap((group) => group.items)[0]?.diagnostic;
+    lines.push(`${formatHeld(item)}${finding === undefined ? '' : ` beside ${formatDiagnostic(finding)}`}`);
+  }
+  for (const item of before) {
+    if (!now.has(`${item.kind}:${item.id}`))
+      lines.push(`no longer held: ${item.kind} ${item.id} is served from the file again`);
+  }
+  return lines;
 }
 
 /** The lines one event adds, given the state before and after it. Empty when there is nothing to say. */
@@ -49,7 +73,8 @@ export function formatEventLines(previous: DevState, state: DevState, event: Dev
       const entry = state.timeline[0];
       lines.push(
         `generation ${change.current.number} in ${formatMs(change.rebuildMs)}: ` +
-          `${formatPaths(change.changedPaths)} → ${entry === undefined ? 'nothing sent' : formatSent(entry)}`,
+          `${entry === undefined ? formatPaths(change.changedPaths) : formatFileChanges(entry.files)} → ` +
+          `${entry === undefined ? 'nothing sent' : formatSent(entry)}`,
       );
       for (const group of state.diagnostics.groups) {
         for (const item of group.items) {
@@ -62,6 +87,7 @@ export function formatEventLines(previous: DevState, state: DevState, event: Dev
           lines.push(`fixed ${diagnostic.code} ${formatLocation(diagnostic)} ${diagnostic.message}`);
         }
       }
+      lines.push(...formatHeldLines(previous.held, state));
       if (state.notice !== previous.notice) {
         lines.push(state.notice ? `notice: ${toSingleLine(state.notice)}` : 'notice cleared');
       }
@@ -120,10 +146,33 @@ function formatHostLines(before: readonly HostView[], after: readonly HostView[]
   for (const host of after) {
     const old = previous.get(host.id);
     // A host is "connected" once it has said who it is; the bare session before that is an implementation detail.
+    const era = formatEra(host);
     if (host.name !== undefined && old?.name === undefined) {
-      lines.push(`host connected: ${formatHostName(host)} (${host.transport})`);
+      lines.push(
+        `host connected: ${formatHostName(host)} (${host.transport}${era === undefined ? '' : `, ${era}`})`,
+      );
     }
     if (old === undefined || host.name === undefined) continue;
+    if (old.name !== undefined && era !== undefined && era !== formatEra(old)) {
+      lines.push(`host ${formatHostName(host)} speaks ${era}`);
+    }
+    if (host.state !== old.state) {
+      lines.push(
+        host.state === 'idle'
+          ? `host ${formatHostName(host)} is idle: no open stream, no request lately`
+          : `host ${formatHostName(host)} is active again`,
+      );
+    }
+    const streams = (list: HostView['listen']) => list.map((s) => `${s.id}:${s.filters.join(',')}`).join(' ');
+    if (streams(host.listen) !== streams(old.listen)) {
+      lines.push(
+        host.listen.length === 0
+          ? `host ${formatHostName(host)} has no listen stream open`
+          : `host ${formatHostName(host)} listens on ${pluralize(host.listen.length, 'stream')}: ${host.listen
+              .map((stream) => (stream.filters.length === 0 ? 'nothing' : stream.filters.join(', ')))
+              .join('; ')}`,
+      );
+    }
     if (host.subscriptions !== old.subscriptions) {
       lines.push(`host ${formatHostName(host)} has ${pluralize(host.subscriptions, 'subscription')}`);
     }

@@ -1,15 +1,15 @@
 /**
  * `companion dev` as a command and as a process: arguments and early exits in-process; then the built CLI
- * (`npm run build` first) in plain mode with a real MCP client over HTTP, and the real Ink UI driven in tmux.
+ * (`npm run build` first) in plain mode with a real MCP client over HTTP. The dashboard on a real terminal is in
+ * dev-terminal.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/dev.js';
-import { binPath, connectHttp, repoRoot, waitFor } from '../helpers/mcp-client.js';
+import { connectHttp, repoRoot, waitFor } from '../helpers/mcp-client.js';
 import { type CliProcess, runCommand, spawnCli } from '../helpers/run-cli.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
@@ -80,6 +80,23 @@ describe('companion dev: arguments', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('refuses a root with neither a scope file nor skills/ with exit 2, saying what it looked for', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'companion-dev-empty-'));
+    try {
+      for (const command of ['dev', 'serve'] as const) {
+        const module = command === 'dev' ? run : (await import('../../src/cli/commands/serve.js')).run;
+        const result = await runCommand(module, ['--root', empty]);
+        expect(result.code, command).toBe(2);
+        expect(result.stderr).toContain(
+          `companion ${command}: ${empty} holds no content: looked for knowledge/server-scope.json and skills/ and found neither.`,
+        );
+        expect(result.stderr).toContain('companion init');
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 with a clear message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
@@ -125,7 +142,7 @@ describe('companion dev: plain mode', () => {
         );
         await waitForLine(
           dev,
-          /^\[companion\] generation 2 in [\d.]+ ms: knowledge\/documents\/any\/hosts\/codex\.md → list_changed, 1 updated$/m,
+          /^\[companion\] generation 2 in [\d.]+ ms: saved knowledge\/documents\/any\/hosts\/codex\.md → list_changed, 1 updated$/m,
           'the generation line',
         );
         await waitFor(
@@ -204,128 +221,4 @@ describe('companion dev: plain mode', () => {
       dev.child.kill('SIGKILL');
     }
   });
-});
-
-const tmuxVersion = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
-const tmuxMissing = tmuxVersion.error !== undefined || tmuxVersion.status !== 0;
-if (tmuxMissing) {
-  console.warn(
-    'skipping the tmux tests of the companion dev UI: tmux is not installed (apt-get install tmux)',
-  );
-}
-
-interface TmuxDev {
-  /** The visible screen, as text. */
-  capture(): string;
-  sendKeys(...keys: string[]): void;
-  /** The pid of the `companion dev` process. */
-  pid(): number;
-  /** Resolves with the exit status once the process ended (`143` for death by SIGTERM). */
-  waitForExit(): Promise<string>;
-  /** Kills this test's private tmux server and everything in it, and removes the scratch files. */
-  close(): void;
-}
-
-/**
- * Runs `companion dev` on a 120×40 pane of a private tmux server (its own socket, so the test neither sees nor
- * disturbs anyone else's sessions) and waits until the dashboard's header shows with the watcher ready.
- *
- * The pane's shell records the process's pid and exit status in files: tmux's own `pane_dead_status` proved
- * unreliable (it sometimes never reaps the process), and the shell sees the status first hand.
- */
-async function startDevInTmux(root: string, name: string): Promise<TmuxDev> {
-  const socket = `companion-dev-test-${process.pid}-${name}`;
-  const scratch = mkdtempSync(join(tmpdir(), 'companion-dev-tmux-'));
-  const pidFile = join(scratch, 'pid');
-  const statusFile = join(scratch, 'status');
-  const tmux = (...args: string[]) =>
-    spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  // The inner shell writes its pid and then becomes node (exec keeps the pid). CI would switch dev (and Ink) to
-  // plain lines; these tests are about the dashboard.
-  const inner =
-    `echo $$ > "${pidFile}"; exec env -u CI -u CONTINUOUS_INTEGRATION ` +
-    `"${process.execPath}" "${binPath}" dev --root "${root}" --port 0`;
-  const command = `sh -c '${inner}'; echo $? > "${statusFile}"`;
-  const readIfThere = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim() : '');
-  const dev: TmuxDev = {
-    capture: () => tmux('capture-pane', '-p', '-t', 'dev').stdout,
-    sendKeys: (...keys) => {
-      tmux('send-keys', '-t', 'dev', ...keys);
-    },
-    pid: () => Number(readIfThere(pidFile)),
-    async waitForExit() {
-      await waitFor(() => readIfThere(statusFile) !== '', STEP_MS, `exit\n${dev.capture()}`);
-      return readIfThere(statusFile);
-    },
-    close: () => {
-      tmux('kill-server');
-      rmSync(scratch, { recursive: true, force: true });
-    },
-  };
-  try {
-    const started = tmux('new-session', '-d', '-s', 'dev', '-x', '120', '-y', '40', command);
-    if (started.status !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`);
-    await waitFor(
-      () => /companion dev .*http:\/\/127\.0\.0\.1:\d+\/mcp.*watching/.test(dev.capture()),
-      STEP_MS,
-      'the header',
-    );
-  } catch (error) {
-    dev.close();
-    throw error;
-  }
-  return dev;
-}
-
-describe('companion dev: the terminal UI', () => {
-  it.skipIf(tmuxMissing)(
-    'draws its panels, follows a save and quits on q (driven in tmux)',
-    { timeout: PROCESS_TEST_MS },
-    async () => {
-      const project = createProject();
-      const dev = await startDevInTmux(project.root, 'q');
-      try {
-        const screen = dev.capture();
-        for (const text of [
-          'Coverage',
-          'Diagnostics',
-          'Hosts',
-          'Timeline',
-          'q quit',
-          'generation 1',
-          '✓ no problems',
-        ]) {
-          expect(screen, screen).toContain(text);
-        }
-        // The 120-column layout puts coverage and diagnostics side by side.
-        expect(
-          screen.split('\n').some((line) => line.includes('Coverage') && line.includes('Diagnostics')),
-        ).toBe(true);
-
-        appendFileSync(project.path('knowledge/documents/any/hosts/codex.md'), '\nSaved under tmux.\n');
-        await waitFor(() => dev.capture().includes('generation 2'), STEP_MS, 'generation 2 on screen');
-        expect(dev.capture()).toMatch(/gen 2 {2}knowledge\/documents\/any\/hosts\/codex\.md/);
-
-        dev.sendKeys('q');
-        expect(await dev.waitForExit()).toBe('0');
-      } finally {
-        dev.close();
-      }
-    },
-  );
-
-  it.skipIf(tmuxMissing)(
-    'exits 0 on SIGTERM while the dashboard is up',
-    { timeout: PROCESS_TEST_MS },
-    async () => {
-      const dev = await startDevInTmux(repoRoot, 'sigterm');
-      try {
-        // Ink hooks the signals too; this is the regression test for it re-raising SIGTERM over our shutdown.
-        process.kill(dev.pid(), 'SIGTERM');
-        expect(await dev.waitForExit()).toBe('0');
-      } finally {
-        dev.close();
-      }
-    },
-  );
 });

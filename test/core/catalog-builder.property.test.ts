@@ -1,11 +1,13 @@
 /**
  * The incremental builder answers what a build from scratch answers: after any sequence of edits (files
- * written, broken, deleted, added, problems appearing and clearing, the scope file and base.md changing), each
- * `update` equals `buildCatalog` of the same snapshot, and the diff between two updates equals the diff between
- * two fresh builds. Unchanged files keep their bytes objects between steps, as the catalog store hands them over.
- * The contents exercise the lint rules too: per-file findings (secrets, fences, fragments, orphans, host fields),
- * cross-skill ones (duplicate descriptions), routing truth, the scope file's `check` section and inline
- * `companion-disable` directives.
+ * written, broken, deleted, added, problems appearing and clearing — files and whole directories that cannot be
+ * read just now among them —, the scope file and base.md changing), each `update` equals `buildCatalog` of the
+ * same snapshot, and the diff between two updates equals the diff between two fresh builds. Like the catalog
+ * store, each step hands the builder the last good versions the previous build handed back, so what is held
+ * (and from which version) is part of what must agree. Unchanged files keep their bytes objects between steps,
+ * as the catalog store hands them over. The contents exercise the lint rules too: per-file findings (secrets,
+ * fences, fragments, orphans, host fields), cross-skill ones (duplicate descriptions), routing truth, the scope
+ * file's `check` section and inline `companion-disable` directives.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -76,6 +78,9 @@ const CONTENTS_BY_NAME = {
   crlf: doc('# Lines\r\n\r\nfixture://guides/any/new\r\n<!-- companion-disable CMP504 -->\r\n', 'A guide.  '),
 };
 
+/** Directories a read can fail on just now (EMFILE): everything below is unknown until it is read again. */
+const DIRECTORIES = ['knowledge', 'knowledge/documents/any', 'skills', 'skills/alpha', 'skills/beta'];
+
 /** What a file can become: valid and broken documents and skills, links and URIs that come and go. */
 const CONTENTS: (string | Uint8Array)[] = [
   doc('# New\n\nSee fixture://guides/any/new and fixture://skill/delta/SKILL.md.\n'),
@@ -140,7 +145,8 @@ type Step =
   | { readonly kind: 'delete'; readonly path: string }
   /** Several files written by one save (a checkout, a multi-file edit), told to the builder at once. */
   | { readonly kind: 'combo'; readonly writes: readonly (readonly [string, string])[] }
-  | { readonly kind: 'problem'; readonly path: string; readonly problem: FileProblemKind };
+  | { readonly kind: 'problem'; readonly path: string; readonly problem: FileProblemKind }
+  | { readonly kind: 'clear'; readonly path: string };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -164,8 +170,20 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('problem' as const),
       path: fc.constantFrom(...PATHS),
-      problem: fc.constantFrom<FileProblemKind>('unreadable', 'symlink-escape', 'too-large'),
+      problem: fc.constantFrom<FileProblemKind>('unreadable', 'symlink-escape', 'too-large', 'unavailable'),
     }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('problem' as const),
+      path: fc.constantFrom(...DIRECTORIES),
+      problem: fc.constant<FileProblemKind>('unavailable'),
+    }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('clear' as const), path: fc.constantFrom(...DIRECTORIES) }),
     weight: 1,
   },
 );
@@ -187,6 +205,10 @@ function observe(result: BuildResult) {
       .sort((a, b) => (a.uri < b.uri ? -1 : 1)),
     documents: catalog.documents,
     skills: catalog.skills,
+    held: result.held,
+    lastGood: [...(result.lastGood ?? new Map())]
+      .map(([path, file]) => [path, file.mtimeMs, Buffer.from(file.bytes).toString('base64')])
+      .sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
   };
 }
 
@@ -201,6 +223,29 @@ function validFiles(): Map<string, SourceFile> {
   );
 }
 
+/** What the loader would hand over: files below a directory it could not read are not there. */
+function readDisk(files: ReadonlyMap<string, SourceFile>, problems: ReadonlyMap<string, FileProblem>) {
+  const hidden = [...problems.keys()].filter((path) => !path.includes('.'));
+  const visible = new Map([...files].filter(([path]) => !hidden.some((dir) => path.startsWith(`${dir}/`))));
+  const shown = [...problems.values()].filter(
+    (problem) => !hidden.some((dir) => problem.path.startsWith(`${dir}/`)),
+  );
+  return { files: visible, problems: shown.sort((a, b) => (a.path < b.path ? -1 : 1)) };
+}
+
+/** The paths at which two reads differ, as the store computes them: bytes, presence or problem. */
+function changedBetween(before: ReturnType<typeof readDisk>, after: ReturnType<typeof readDisk>): string[] {
+  const changed = new Set<string>();
+  for (const [path, file] of after.files) if (before.files.get(path) !== file) changed.add(path);
+  for (const path of before.files.keys()) if (!after.files.has(path)) changed.add(path);
+  const key = (p: FileProblem) => `${p.path}\0${p.kind}`;
+  const beforeProblems = new Set(before.problems.map(key));
+  const afterProblems = new Set(after.problems.map(key));
+  for (const p of after.problems) if (!beforeProblems.has(key(p))) changed.add(p.path);
+  for (const p of before.problems) if (!afterProblems.has(key(p))) changed.add(p.path);
+  return [...changed];
+}
+
 describe('createCatalogBuilder', () => {
   it('update equals a build from scratch after any sequence of edits', () => {
     fc.assert(
@@ -211,13 +256,10 @@ describe('createCatalogBuilder', () => {
         for (const [path, text] of Object.entries(valid)) {
           files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
         }
-        const snapshotOf = (): Snapshot => ({
-          files: new Map(files),
-          problems: [...problems.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
-        });
         const builder = createCatalogBuilder();
-        let incremental = builder.build(snapshotOf());
-        let fresh = buildCatalog(snapshotOf());
+        let disk = readDisk(files, problems);
+        let incremental = builder.build(disk);
+        let fresh = buildCatalog(disk);
         expect(observe(incremental)).toEqual(observe(fresh));
         steps.forEach((s) => {
           if (s.kind === 'write') {
@@ -233,21 +275,24 @@ describe('createCatalogBuilder', () => {
               files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
               problems.delete(path);
             }
+          } else if (s.kind === 'clear') {
+            problems.delete(s.path);
           } else {
-            files.delete(s.path);
+            if (!DIRECTORIES.includes(s.path)) files.delete(s.path);
             problems.set(s.path, { path: s.path, kind: s.problem });
           }
-          const snapshot = snapshotOf();
-          const next = builder.update(
-            snapshot,
-            s.kind === 'combo' ? s.writes.map(([path]) => path) : [s.path],
-          );
+          const next = readDisk(files, problems);
+          const changed = changedBetween(disk, next);
+          // The store hands each build the last good versions the previous one handed back.
+          const snapshot: Snapshot = { ...next, lastGood: incremental.lastGood! };
+          const updated = builder.update(snapshot, changed);
           const nextFresh = buildCatalog(snapshot);
-          expect(observe(next)).toEqual(observe(nextFresh));
-          expect(diffCatalogs(incremental.catalog, next.catalog)).toEqual(
+          expect(observe(updated)).toEqual(observe(nextFresh));
+          expect(diffCatalogs(incremental.catalog, updated.catalog)).toEqual(
             diffCatalogs(fresh.catalog, nextFresh.catalog),
           );
-          incremental = next;
+          disk = next;
+          incremental = updated;
           fresh = nextFresh;
         });
       }),
@@ -301,6 +346,42 @@ describe('createCatalogBuilder', () => {
     const back = builder.update(restored, paths);
     expect(observe(back)).toEqual(observe(buildCatalog(restored)));
     expect(back.diagnostics).toEqual([]);
+  });
+
+  it('holds what breaks: across random edits, a held item is served exactly as it last was good', () => {
+    const encoder = new TextEncoder();
+    const files = new Map<string, SourceFile>(
+      Object.entries(valid).map(([path, text]) => [
+        path,
+        { path, bytes: encoder.encode(text), mtimeMs: MTIME },
+      ]),
+    );
+    const builder = createCatalogBuilder();
+    const first = builder.build({ files, problems: [] });
+    const broken = new Map(files);
+    broken.set('knowledge/server-scope.json', {
+      path: 'knowledge/server-scope.json',
+      bytes: encoder.encode(`${scope.trimEnd().slice(0, -1)},}`),
+      mtimeMs: MTIME + 60_000,
+    });
+    const held = builder.update({ files: broken, problems: [], lastGood: first.lastGood! }, [
+      'knowledge/server-scope.json',
+    ]);
+    expect(held.held).toEqual([
+      {
+        kind: 'scope',
+        id: 'knowledge/server-scope.json',
+        path: 'knowledge/server-scope.json',
+        reason: 'invalid',
+        modifiedMs: MTIME,
+      },
+    ]);
+    const { held: _a, lastGood: _b, diagnostics: _c, ...servedBefore } = observe(first);
+    const { held: _d, lastGood: _e, diagnostics, ...servedHeld } = observe(held);
+    expect(servedHeld).toEqual(servedBefore);
+    expect(diagnostics.map((d) => d.code)).toContain('CMP101');
+    // Without last good versions (check, a cold start) the same files are withheld.
+    expect(buildCatalog({ files: broken, problems: [] }).catalog.server.version).toBe('0.0.0');
   });
 
   it('starts over after a call that threw, instead of building on half-updated state', () => {

@@ -137,7 +137,12 @@ describe('createCatalogStore', () => {
     p.remove('skills/a/SKILL.md');
     expect(s.applyChanges(['skills/a/SKILL.md'])?.changedPaths).toEqual(['skills/a/SKILL.md']);
     p.remove('skills/b');
-    expect(s.applyChanges(['skills/b'])?.changedPaths).toEqual(['skills/b/SKILL.md', 'skills/b/refs/x.md']);
+    // The tree would be empty: that is published only once a second read says so.
+    expect(s.applyChanges(['skills/b'])).toBeUndefined();
+    expect(s.pending()).toEqual(['skills/b']);
+    expect(s.snapshot().files.size).toBe(2);
+    expect(s.applyChanges(s.pending())?.changedPaths).toEqual(['skills/b/SKILL.md', 'skills/b/refs/x.md']);
+    expect(s.pending()).toEqual([]);
     expect(s.snapshot().files.size).toBe(0);
     expect(s.applyChanges(['skills/b'])).toBeUndefined();
   });

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CatalogChange } from '../../src/core/types.js';
@@ -544,5 +546,77 @@ describe('createWatcher: batch timing (fake clock)', () => {
       { paths: ['skills/a/SKILL.md'], text: 'v1' },
       { paths: ['skills/a/SKILL.md'], text: '' },
     ]);
+  });
+});
+
+describe('createWatcher: back from polling, and reads that failed just now', () => {
+  it('tries native events again after falling back, and goes back to them once they work', async () => {
+    const project = createTempProject({ 'skills/a/SKILL.md': 'A' });
+    const store = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    const fakes: (EventEmitter & { close(): Promise<void>; getWatched(): object })[] = [];
+    const statuses: string[] = [];
+    const watcher = createWatcher(store, {
+      eventsRetryMs: 30,
+      pollIntervalMs: 20,
+      onStatus: (status) => statuses.push(status.mode),
+      watch: () => {
+        const fake = Object.assign(new EventEmitter(), { close: async () => {}, getWatched: () => ({}) });
+        fakes.push(fake);
+        // The first watcher runs out of descriptors; the one after works.
+        setTimeout(() => {
+          if (fakes.length === 1) fake.emit('error', Object.assign(new Error('EMFILE'), { code: 'EMFILE' }));
+          else fake.emit('ready');
+        }, 1);
+        return fake as unknown as FSWatcher;
+      },
+    });
+    try {
+      await watcher.ready;
+      expect(watcher.status().mode).toBe('polling');
+      await vi.waitFor(() => expect(watcher.status().mode).toBe('events'), { timeout: 3000 });
+      expect(fakes).toHaveLength(2);
+      expect(statuses).toEqual(['polling', 'events']);
+      // Events flow from the new watcher.
+      project.write('skills/a/SKILL.md', 'A2');
+      fakes[1]!.emit('all', 'change', join(realpathSync(project.root), 'skills/a/SKILL.md'));
+      await vi.waitFor(() => expect(text(store, 'skills/a/SKILL.md')).toBe('A2'), { timeout: 3000 });
+    } finally {
+      await watcher.close();
+      project.cleanup();
+    }
+  });
+
+  it('reads again what the store could not read just now, until it reads', async () => {
+    const project = createTempProject({ 'skills/a/SKILL.md': 'A' });
+    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    // A store whose first re-read of the file meets a busy machine: the path stays pending until read again.
+    let failed = false;
+    let pending = false;
+    const store: CatalogStore = {
+      ...inner,
+      pending: () => (pending ? ['skills/a/SKILL.md'] : inner.pending()),
+      applyChanges(paths) {
+        if (paths.includes('skills/a/SKILL.md') && !failed) {
+          failed = true;
+          pending = true;
+          return undefined;
+        }
+        pending = false;
+        return inner.applyChanges(paths);
+      },
+    };
+    const fake = Object.assign(new EventEmitter(), { close: async () => {}, getWatched: () => ({}) });
+    const watcher = createWatcher(store, { watch: () => fake as unknown as FSWatcher, retryMs: 10 });
+    try {
+      fake.emit('ready');
+      await watcher.ready;
+      project.write('skills/a/SKILL.md', 'A2');
+      fake.emit('all', 'change', join(realpathSync(project.root), 'skills/a/SKILL.md'));
+      // No second event comes: only the retry reads it.
+      await vi.waitFor(() => expect(text(inner, 'skills/a/SKILL.md')).toBe('A2'), { timeout: 3000 });
+    } finally {
+      await watcher.close();
+      project.cleanup();
+    }
   });
 });

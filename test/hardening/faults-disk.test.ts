@@ -237,16 +237,31 @@ describe('faults on disk', () => {
     expect(daemon.errors).toEqual([]);
   });
 
-  it('invalid UTF-8 in a document and a skill file is diagnosed, the rest keeps serving', async () => {
+  it('invalid UTF-8 in a document and a skill file is diagnosed, and both keep their last good version', async () => {
     const daemon = await startDaemon();
+    const digest = (uri: string) => daemon.store.current().catalog.contents.get(uri)?.digest;
+    const document = 'companion://guides/any/hosts/codex';
+    const reference = 'companion://skill/write-a-skill/references/checklist.md';
+    const before = [digest(document), digest(reference)];
     const invalid = Buffer.from([
       0x2d, 0x2d, 0x2d, 0x0a, 0xc0, 0xae, 0xff, 0xfe, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a,
     ]);
     daemon.project.write('knowledge/documents/any/hosts/codex.md', invalid);
     daemon.project.write('skills/write-a-skill/references/checklist.md', invalid);
-    await expectConverged(daemon);
+    await waitFor(
+      () => (daemon.store.current().held ?? []).length === 2,
+      CONVERGE_MS,
+      'the document and the skill held at their last good version',
+    );
+    expect(daemon.store.current().held!.map((item) => `${item.kind}:${item.id}`)).toEqual([
+      'document:any/hosts/codex',
+      'skill:write-a-skill',
+    ]);
+    // Hosts keep reading exactly the bytes they read before the broken save.
+    expect([digest(document), digest(reference)]).toEqual(before);
     const files = daemon.store.current().diagnostics.map((diagnostic) => diagnostic.file);
     expect(files).toContain('knowledge/documents/any/hosts/codex.md');
+    expect(files).toContain('skills/write-a-skill/references/checklist.md');
     await daemon.client.client.readResource({ uri: 'companion://skill/write-a-skill/SKILL.md' });
   });
 

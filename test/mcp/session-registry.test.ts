@@ -10,7 +10,15 @@ describe('createSessionRegistry', () => {
 
     const a = registry.open({ id: 'a', transport: 'stdio' });
     expect(registry.list()).toEqual([
-      { id: 'a', transport: 'stdio', subscriptions: [], connectedAt: 100, rereadSinceNotification: false },
+      {
+        id: 'a',
+        transport: 'stdio',
+        state: 'active',
+        lastActivityAt: 100,
+        subscriptions: [],
+        connectedAt: 100,
+        rereadSinceNotification: false,
+      },
     ]);
     a.setClientInfo({ name: 'claude-code', version: '2.1.0' });
     a.addSubscription('companion://guides');

@@ -45,22 +45,23 @@ describe('reduceDevState: diagnostics', () => {
     const g2 = makeGeneration(2, [kept, added]);
     const state = reduceDevState(makeState(g1), generationEvent(makeChange(g1, g2)));
     const items = state.diagnostics.groups.flatMap((group) => group.items);
+    // Errors first within a file.
     expect(items.map((item) => [item.diagnostic.message, item.isNew])).toEqual([
-      ['added', true],
       ['kept', false],
+      ['added', true],
     ]);
     expect(state.diagnostics).toMatchObject({ errors: 1, warnings: 1, infos: 0, fresh: 1 });
     expect(state.timeline[0]).toMatchObject({ generation: 2, added: 1, fixed: 1 });
   });
 
-  it('puts files with a new diagnostic first, then files with errors, then the rest by path', () => {
+  it('puts files with an error first, then the rest by path', () => {
     const a = makeDiagnostic({ file: 'a.md', severity: 'warning', message: 'a' });
     const b = makeDiagnostic({ file: 'b.md', severity: 'error', message: 'b' });
     const c = makeDiagnostic({ file: 'c.md', severity: 'warning', message: 'c' });
     const g1 = makeGeneration(1, [a, b]);
     const g2 = makeGeneration(2, [a, b, c]);
     const state = reduceDevState(makeState(g1), generationEvent(makeChange(g1, g2)));
-    expect(state.diagnostics.groups.map((group) => group.file)).toEqual(['c.md', 'b.md', 'a.md']);
+    expect(state.diagnostics.groups.map((group) => group.file)).toEqual(['b.md', 'a.md', 'c.md']);
   });
 
   it('treats a diagnostic that only moved column as the same one, and a moved line as new', () => {
@@ -198,13 +199,15 @@ describe('reduceDevState: timeline', () => {
     expect(state.timeline).toEqual([
       {
         at: T0,
-        paths: ['skills/a/SKILL.md'],
+        files: [{ path: 'skills/a/SKILL.md', kind: 'saved' }],
         waitMs: 15,
         listChanged: false,
         updated: 0,
         hosts: 0,
+        sent: [],
         added: 0,
         fixed: 0,
+        held: 0,
       },
     ]);
     const unchanged = makeState();
@@ -231,7 +234,11 @@ describe('reduceDevState: hosts, watcher, errors', () => {
         transport: 'http',
         name: 'claude-code',
         version: '1.2.3',
+        state: 'active',
+        lastActivityAt: T0,
+        listen: [],
         subscriptions: 2,
+        subscribed: ['demo://guides', 'demo://skill/a/SKILL.md'],
         connectedAt: T0,
         lastNotification: { method: 'notifications/resources/list_changed', at: T0, generation: 4 },
         reread: true,
@@ -270,6 +277,7 @@ describe('createDevModel', () => {
         url: 'http://127.0.0.1:1/mcp',
         root: store.root,
         now: () => T0,
+        defer: (flush) => flush(),
       });
       const events: string[] = [];
       const stop = model.subscribe((_state, _previous, event) => events.push(event.type));
@@ -300,6 +308,29 @@ describe('createDevModel', () => {
       project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Again.\n---\n');
       store.applyChanges(['skills/demo/SKILL.md']);
       expect(model.getState().generation).toBe(2);
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it('reduces events only after the turn that published them: hosts hear first, in arrival order', async () => {
+    const project = copyFixture('fs-basic');
+    try {
+      const store = createCatalogStore({ root: project.root });
+      const sessions = createSessionRegistry({ now: () => T0 });
+      const model = createDevModel({ store, sessions, url: 'u', root: store.root });
+      const seen: string[] = [];
+      model.subscribe((state, _previous, event) => seen.push(`${event.type}:${state.generation}`));
+      // Subscribed after the model, as every MCP session is: it must still run before the model does any work.
+      store.subscribe((change) => seen.push(`host:${change.current.number}`));
+      project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Changed.\n---\n\n# Demo\n');
+      store.applyChanges(['skills/demo/SKILL.md']);
+      model.recordError('after the save');
+      expect(seen).toEqual(['host:2']);
+      expect(model.getState().generation).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).toEqual(['host:2', 'generation:2', 'error:2']);
+      model.close();
     } finally {
       project.cleanup();
     }

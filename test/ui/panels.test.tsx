@@ -1,5 +1,6 @@
 /**
- * Frame tests of each panel and of the whole dashboard: feed a view state, read the frame Ink would print.
+ * Frame tests of each view and of the whole dashboard: feed a view state, read the frame Ink would print, at
+ * 80 and at 120 columns.
  */
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
@@ -11,16 +12,16 @@ vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
 
-import { CoveragePanel } from '../../src/ui/components/CoveragePanel.js';
-import { allocateRows, Dashboard, planLayout } from '../../src/ui/components/Dashboard.js';
-import { DiagnosticsPanel } from '../../src/ui/components/DiagnosticsPanel.js';
-import { Footer } from '../../src/ui/components/Footer.js';
-import { Header } from '../../src/ui/components/Header.js';
-import { HostsPanel } from '../../src/ui/components/HostsPanel.js';
-import { TimelinePanel } from '../../src/ui/components/TimelinePanel.js';
+import type { HeldItem } from '../../src/core/types.js';
+import { Dashboard } from '../../src/ui/components/Dashboard.js';
+import type { ViewName } from '../../src/ui/components/Header.js';
 import { ColorContext } from '../../src/ui/components/Tint.js';
 import { type DevState, reduceDevState } from '../../src/ui/dev-state.js';
 import { formatClock } from '../../src/ui/format.js';
+import { CoverageView } from '../../src/ui/views/CoverageView.js';
+import { HostsView } from '../../src/ui/views/HostsView.js';
+import { ProblemsView } from '../../src/ui/views/ProblemsView.js';
+import { TimelineView } from '../../src/ui/views/TimelineView.js';
 import {
   makeCatalog,
   makeChange,
@@ -45,7 +46,12 @@ function frameOf(tree: ReactElement, color = false): string {
   return instance.lastFrame() ?? '';
 }
 
-/** A state with a bit of everything: uncovered items, a new and an old diagnostic, a host, two timeline rows. */
+const longMessage =
+  'The front matter does not parse: Nested mappings are not allowed in compact mappings — a value containing ": " must be quoted.';
+const longHint =
+  'Fix the YAML at the line shown; quote values that contain ": " or start with a special character.';
+
+/** A state with a bit of everything: uncovered items, new and old findings, a held scope, two hosts, a save. */
 function buildBusyState(): DevState {
   const catalog = makeCatalog({
     documents: ['any/intro', 'any/orphan'],
@@ -54,8 +60,9 @@ function buildBusyState(): DevState {
   });
   const old = makeDiagnostic({
     code: 'CMP201',
-    file: 'knowledge/server-scope.json',
-    line: 7,
+    severity: 'warning',
+    file: 'knowledge/documents/any/orphan.md',
+    line: 1,
     message: 'Old one.',
   });
   const fresh = makeDiagnostic({
@@ -63,255 +70,268 @@ function buildBusyState(): DevState {
     file: 'skills/demo/SKILL.md',
     line: 3,
     column: 1,
-    message: 'Fresh one.',
+    message: longMessage,
+    hint: longHint,
   });
+  const scope = makeDiagnostic({
+    code: 'CMP101',
+    file: 'knowledge/server-scope.json',
+    line: 14,
+    column: 3,
+    message: 'The scope file is not valid JSON: a trailing comma.',
+  });
+  const held: HeldItem = {
+    kind: 'scope',
+    id: 'knowledge/server-scope.json',
+    path: 'knowledge/server-scope.json',
+    reason: 'invalid',
+    modifiedMs: T0 - 60_000,
+  };
   const g1 = makeGeneration(1, [old], catalog);
-  const g2 = makeGeneration(2, [old, fresh], catalog);
-  let state = makeState(g1, [
-    makeSession({
-      clientInfo: { name: 'claude-code', version: '1.2.3' },
-      subscriptions: ['demo://skill/demo/SKILL.md'],
-      lastNotification: { method: 'notifications/resources/updated', at: T0, generation: 2 },
-      rereadSinceNotification: false,
-    }),
-    makeSession({ id: 'session-2' }),
-  ]);
+  const g2 = { ...makeGeneration(2, [old, fresh, scope], catalog), held: [held] };
+  const claude = makeSession({
+    id: 'session-1',
+    clientInfo: { name: 'claude-code', version: '1.2.3' },
+    subscriptions: ['demo://skill/demo/SKILL.md'],
+    protocolVersion: '2026-07-28',
+    era: 'modern',
+    listen: [
+      { id: 'l1', openedAt: T0, filters: { resourcesListChanged: true, resourceSubscriptions: ['a', 'b'] } },
+    ],
+  });
+  const vscode = makeSession({
+    id: 'session-2',
+    clientInfo: { name: 'vscode', version: '1.99.0' },
+    protocolVersion: '2025-11-25',
+    era: 'legacy',
+    state: 'idle',
+    lastActivityAt: T0 - 20_000,
+  });
+  let state = makeState(g1, [claude, vscode]);
   state = reduceDevState(state, {
     type: 'generation',
-    change: makeChange(g1, g2, { listChanged: true, changedPaths: ['skills/demo/SKILL.md'], rebuildMs: 2.4 }),
+    change: {
+      ...makeChange(g1, g2, { listChanged: true, changedPaths: ['skills/demo/SKILL.md'], rebuildMs: 2.4 }),
+      files: [{ path: 'skills/demo/SKILL.md', kind: 'saved' }],
+    },
     updated: 1,
     hosts: 2,
   });
+  // What the registry reports as each notification goes out.
+  const sent = (session: typeof claude, method: string, uri?: string) =>
+    makeSession({
+      ...session,
+      lastNotification: { method, at: T0 + 2000, generation: 2, ...(uri === undefined ? {} : { uri }) },
+    });
+  const claudeList = sent(claude, 'notifications/resources/list_changed');
+  state = reduceDevState(state, { type: 'sessions', sessions: [claudeList, vscode] });
+  const vscodeList = sent(vscode, 'notifications/resources/list_changed');
+  state = reduceDevState(state, { type: 'sessions', sessions: [claudeList, vscodeList] });
+  const claudeUpdated = sent(claude, 'notifications/resources/updated', 'demo://skill/demo/SKILL.md');
+  state = reduceDevState(state, { type: 'sessions', sessions: [claudeUpdated, vscodeList] });
   state = reduceDevState(state, { type: 'batch', at: T0 + 2000, generation: 2, paths: [], waitMs: 15 });
-  state = reduceDevState(state, {
-    type: 'batch',
-    at: T0 + 5000,
-    paths: ['skills/demo/SKILL.md'],
-    waitMs: 16,
-  });
   return reduceDevState(state, { type: 'watcher', status: { mode: 'events', watchedPaths: 12 } });
 }
 
-describe('CoveragePanel', () => {
-  it('lists uncovered items first, then each topic with its scope and what it names', () => {
-    const frame = frameOf(<CoveragePanel coverage={buildBusyState().coverage} rows={10} width={100} />);
-    expect(frame).toContain('Coverage  1 topic · 2 documents · 2 skills · 2 uncovered');
-    const lines = frame.split('\n');
-    const at = (text: string) => lines.findIndex((line) => line.includes(text));
-    expect(at('! not covered: document any/orphan')).toBeGreaterThan(0);
-    expect(at('! not covered: skill lonely')).toBe(at('! not covered: document any/orphan') + 1);
-    expect(frame).toContain('basics [any] 2 docs, 1 skill: any/intro, any/gone (missing) · skill demo');
-  });
+function dashboard(state: DevState, view: ViewName, width: number, height: number, selected = 0): string {
+  return frameOf(
+    <Dashboard
+      state={state}
+      view={view}
+      selected={selected}
+      enterHint="Enter opens it in vim"
+      width={width}
+      height={height}
+    />,
+  );
+}
 
-  it('says when the scope file declares no topic', () => {
-    const frame = frameOf(<CoveragePanel coverage={makeState().coverage} rows={5} width={80} />);
-    expect(frame).toContain('no topics declared');
-  });
-});
-
-describe('DiagnosticsPanel', () => {
-  it('groups by file, puts the file with a new diagnostic first and marks it', () => {
+describe('the problems view', () => {
+  it('groups by file with errors first, expands the selected finding with its whole message and hint', () => {
     const frame = frameOf(
-      <DiagnosticsPanel diagnostics={buildBusyState().diagnostics} rows={10} width={100} />,
+      <ProblemsView
+        diagnostics={buildBusyState().diagnostics}
+        selected={1}
+        enterHint="Enter opens it in vim"
+        width={80}
+        rows={20}
+      />,
     );
-    expect(frame).toContain('Diagnostics  2 errors · 1 new');
-    const lines = frame.split('\n').map((line) => line.replace(/[│┌┐└┘─]/g, '').trim());
-    const start = lines.indexOf('skills/demo/SKILL.md');
-    expect(start).toBeGreaterThan(0);
-    expect(lines.slice(start, start + 4)).toEqual([
-      'skills/demo/SKILL.md',
-      'new error  CMP403 3:1 Fresh one.',
-      'knowledge/server-scope.json',
-      'error  CMP201 7 Old one.',
-    ]);
+    const lines = frame.split('\n').map((line) => line.trimEnd());
+    expect(lines[0]).toBe('2 errors · 1 warning · 2 new');
+    const at = (text: string) => lines.findIndex((line) => line.includes(text));
+    // Files with an error before the file with only a warning.
+    expect(at('knowledge/server-scope.json')).toBeLessThan(at('knowledge/documents/any/orphan.md'));
+    expect(at('skills/demo/SKILL.md')).toBeLessThan(at('knowledge/documents/any/orphan.md'));
+    // The held file says what hosts get meanwhile.
+    expect(lines[at('knowledge/server-scope.json')]).toContain(
+      `held: serving the last good scope from ${formatClock(T0 - 60_000)}`,
+    );
+    // The selected (second) finding is expanded: header, whole message wrapped, hint, what Enter does.
+    const head = at('▸ ✗ error new CMP403');
+    expect(head).toBeGreaterThan(0);
+    expect(lines[head]).toContain('skills/demo/SKILL.md:3:1');
+    const block = lines
+      .slice(head + 1, head + 8)
+      .map((line) => line.trim())
+      .join(' ');
+    expect(block).toContain(longMessage);
+    expect(block).toContain(`hint: ${longHint}`);
+    expect(block).toContain('Enter opens it in vim');
+    // Every row fits 80 columns: wrapped, never cut mid-message for the selected finding.
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+    // The others stay one row each.
+    expect(frame).toContain('  ✗ new 14:3 CMP101 The scope file is not valid JSON: a trailing comma.');
+  });
+
+  it('scrolls to keep the selected finding in view on a short terminal', () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      makeDiagnostic({
+        code: 'CMP304',
+        file: `knowledge/documents/any/d${String(i).padStart(2, '0')}.md`,
+        line: 1,
+        message: `Doc ${i}.`,
+      }),
+    );
+    const state = makeState(makeGeneration(1, many));
+    const frame = frameOf(
+      <ProblemsView diagnostics={state.diagnostics} selected={25} enterHint="Enter" width={80} rows={12} />,
+    );
+    expect(frame).toContain('▸ ✗ error CMP304');
+    expect(frame).toContain('knowledge/documents/any/d25.md:1');
+    expect(frame).toMatch(/… \d+ rows above/);
+    expect(frame.split('\n')).toHaveLength(12);
   });
 
   it('keeps a message that holds escapes and line breaks on one line, with no escape left', () => {
     const hostile = makeDiagnostic({ message: 'line one\nline two \u001b[31mred\u001b[2J' });
     const frame = frameOf(
-      <DiagnosticsPanel
+      <ProblemsView
         diagnostics={makeState(makeGeneration(1, [hostile])).diagnostics}
-        rows={5}
+        selected={5}
+        enterHint=""
         width={100}
+        rows={5}
       />,
     );
     expect(frame).not.toMatch(/\u001b/);
     expect(frame).toContain('line one line two ?[31mred?[2J');
   });
-
-  it('says when there is nothing to fix', () => {
-    const frame = frameOf(<DiagnosticsPanel diagnostics={makeState().diagnostics} rows={5} width={80} />);
-    expect(frame).toContain('Diagnostics  none');
-    expect(frame).toContain('✓ no problems');
-  });
-
-  it('clips to its rows and says how many were left out', () => {
-    const many = Array.from({ length: 12 }, (_, i) =>
-      makeDiagnostic({ line: i + 1, message: `Problem ${i + 1}.` }),
-    );
-    const frame = frameOf(
-      <DiagnosticsPanel diagnostics={makeState(makeGeneration(1, many)).diagnostics} rows={4} width={80} />,
-    );
-    // The file's row, two diagnostics, and the row saying what was left out.
-    expect(frame).toContain('Problem 2.');
-    expect(frame).not.toContain('Problem 3.');
-    expect(frame).toContain('… 10 more');
-    // 4 content rows + title + 2 border rows.
-    expect(frame.split('\n')).toHaveLength(7);
-  });
 });
 
-describe('HostsPanel', () => {
-  it('shows each host, its subscriptions and whether it re-read since the last notification', () => {
-    const state = buildBusyState();
-    const frame = frameOf(<HostsPanel hosts={state.hosts} url={state.url} rows={5} width={110} />);
-    expect(frame).toContain('Hosts  2 connected');
+describe('the hosts view', () => {
+  it('shows each host with its era, state, subscriptions, listen streams and last notification', () => {
+    const frame = frameOf(<HostsView hosts={buildBusyState().hosts} url="u" width={120} rows={12} />);
+    expect(frame).toContain('2 connected (1 idle)');
+    expect(frame).toContain('claude-code 1.2.3 http · modern 2026-07-28 · active');
+    expect(frame).toContain('1 subscription: demo://skill/demo/SKILL.md');
+    expect(frame).toContain(`listening since ${formatClock(T0)}: resources list, 2 resources`);
+    expect(frame).toMatch(/updated gen 2 at \d\d:\d\d:\d\d ✗ not re-read/);
     expect(frame).toContain(
-      `claude-code 1.2.3 http · 1 sub · updated gen 2 at ${formatClock(T0)} ✗ not re-read`,
-    );
-    expect(frame).toContain('(initializing) http · 0 subs · no notification yet');
-    const reread = reduceDevState(state, {
-      type: 'sessions',
-      sessions: [
-        makeSession({
-          clientInfo: { name: 'claude-code', version: '1.2.3' },
-          lastNotification: { method: 'notifications/resources/list_changed', at: T0, generation: 3 },
-          rereadSinceNotification: true,
-        }),
-      ],
-    });
-    expect(frameOf(<HostsPanel hosts={reread.hosts} url={state.url} rows={5} width={110} />)).toContain(
-      'list_changed gen 3 at',
-    );
-    expect(frameOf(<HostsPanel hosts={reread.hosts} url={state.url} rows={5} width={110} />)).toContain(
-      '✓ re-read',
+      `vscode 1.99.0 http · legacy 2025-11-25 · idle since ${formatClock(T0 - 20_000)}`,
     );
   });
 
-  it('names the URL to connect to when no host is connected', () => {
-    const state = makeState();
-    const frame = frameOf(<HostsPanel hosts={state.hosts} url={state.url} rows={3} width={100} />);
-    expect(frame).toContain('no host connected: point one at http://127.0.0.1:3917/mcp');
-  });
-});
-
-describe('TimelinePanel', () => {
-  it('shows each change newest first: files, rebuild and wait, what was sent, diagnostics delta', () => {
-    const frame = frameOf(<TimelinePanel timeline={buildBusyState().timeline} rows={5} width={120} />);
-    const lines = frame.split('\n');
-    const same = lines.findIndex((line) => line.includes('same bytes'));
-    const generation = lines.findIndex((line) => line.includes('gen 2'));
-    expect(same).toBeGreaterThan(0);
-    expect(generation).toBe(same + 1);
-    expect(lines[same]).toContain(
-      `${formatClock(T0 + 5000)} same bytes  skills/demo/SKILL.md → nothing sent`,
-    );
-    expect(lines[generation]).toContain(
-      `${formatClock(T0 + 2000)} gen 2  skills/demo/SKILL.md  2.4 ms (+15 ms wait) → list_changed, 1 updated  +1 new`,
-    );
-  });
-
-  it('invites a save when nothing happened yet', () => {
-    expect(frameOf(<TimelinePanel timeline={[]} rows={3} width={80} />)).toContain(
-      'save a file to see it here',
+  it('names the URL when no host is connected', () => {
+    expect(frameOf(<HostsView hosts={[]} url="http://127.0.0.1:1/mcp" width={80} rows={3} />)).toContain(
+      'no host connected: point one at http://127.0.0.1:1/mcp',
     );
   });
 });
 
-describe('Header and Footer', () => {
-  it('shows the name, the URL, the root, the generation, the last rebuild and the watcher', () => {
-    const state = buildBusyState();
-    const frame = frameOf(<Header state={state} width={140} home="/home/ada" />);
-    expect(frame).toContain('companion dev · Demo content  http://127.0.0.1:3917/mcp  watching 12 paths');
+describe('the timeline view', () => {
+  it('says what happened to each file and what each host was sent, one row per batch', () => {
+    const frame = frameOf(<TimelineView timeline={buildBusyState().timeline} width={220} rows={5} />);
     expect(frame).toContain(
-      `root ~/content · generation 2 · rebuilt ${formatClock(T0 + 2000)} in 2.4 ms: skills/demo/SKILL.md`,
+      'gen 2  saved skills/demo/SKILL.md  2.4 ms +15 ms wait → claude-code 1.2.3: list_changed, 1 updated · vscode 1.99.0: list_changed',
     );
-    const polling = reduceDevState(state, {
-      type: 'watcher',
-      status: { mode: 'polling', reason: 'ENOSPC: no watches' },
-    });
-    expect(frameOf(<Header state={polling} width={140} />)).toContain('polling: ENOSPC: no watches');
+    expect(frame).toContain('+2 new');
+    expect(frame).toContain('1 held');
   });
 
-  it('shows the quit keys and the last error', () => {
-    expect(frameOf(<Footer width={80} />)).toBe('q quit · Ctrl+C quit');
-    expect(frameOf(<Footer width={80} lastError={{ at: T0, message: 'rebuild failed' }} />)).toContain(
-      `! ${formatClock(T0)} rebuild failed`,
-    );
+  it('tells renames, deletions and additions apart', () => {
+    const g1 = makeGeneration(1);
+    const g2 = makeGeneration(2);
+    const state = reduceDevState(makeState(g1), {
+      type: 'generation',
+      change: {
+        ...makeChange(g1, g2, { changedPaths: ['a.md', 'b.md', 'c.md', 'd.md'] }),
+        files: [
+          { path: 'b.md', kind: 'renamed', from: 'a.md' },
+          { path: 'c.md', kind: 'deleted' },
+          { path: 'd.md', kind: 'added' },
+        ],
+      },
+      updated: 0,
+      hosts: 0,
+    });
+    const frame = frameOf(<TimelineView timeline={state.timeline} width={120} rows={3} />);
+    expect(frame).toContain('added d.md; renamed a.md → b.md; deleted c.md');
+    expect(frame).toContain('→ nothing sent');
+  });
+});
+
+describe('the coverage view', () => {
+  it('shows the meters, uncovered items first, then each topic', () => {
+    const frame = frameOf(<CoverageView coverage={buildBusyState().coverage} width={100} rows={12} />);
+    expect(frame).toContain('Coverage  1 topic · 2 documents · 2 skills · 2 uncovered');
+    expect(frame).toMatch(/skill listing +\[[█·]+\] {2}18 \/ 3,970/);
+    expect(frame).toMatch(/instructions +\[[█·]+\] {2}0 \/ 2,048/);
+    expect(frame).toContain('! not covered by any topic: document any/orphan');
+    expect(frame).toContain('basics [any] 2 docs, 1 skill: any/intro, any/gone (missing) · skill demo');
   });
 });
 
 describe('Dashboard', () => {
-  it('draws every panel side by side on a wide terminal, within its height', () => {
-    const frame = frameOf(<Dashboard state={buildBusyState()} width={100} height={30} />);
-    const lines = frame.split('\n');
-    expect(lines.length).toBeLessThanOrEqual(30);
-    const row = lines.find((line) => line.includes('Coverage'));
-    expect(row).toContain('Diagnostics');
-    for (const title of ['Hosts', 'Timeline', 'q quit']) expect(frame).toContain(title);
-    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100);
-  });
-
-  it('stacks and truncates on a narrow terminal instead of wrapping', () => {
-    const frame = frameOf(<Dashboard state={buildBusyState()} width={50} height={40} />);
-    const lines = frame.split('\n');
-    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(50);
-    const titles = ['Coverage', 'Diagnostics', 'Hosts', 'Timeline'].map((title) =>
-      lines.findIndex((line) => line.includes(title)),
-    );
-    expect(titles.every((index) => index > 0)).toBe(true);
-    expect([...titles].sort((a, b) => a - b)).toEqual(titles);
-    // The URL is longer than a panel row here: cut with an ellipsis, on one line.
-    expect(frame).toContain('…');
-  });
-
-  it('drops borders and clips panels on a short terminal, never exceeding its height', () => {
-    for (const [width, height] of [
-      [60, 8],
-      [60, 12],
-      [60, 20],
-      [20, 10],
-    ] as const) {
-      const frame = frameOf(<Dashboard state={buildBusyState()} width={width} height={height} />);
-      const lines = frame.split('\n');
-      expect(lines.length).toBeLessThanOrEqual(height);
-      expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(width);
-      expect(frame).toContain('companion dev');
-      expect(frame).toContain('q quit');
-    }
-    expect(frameOf(<Dashboard state={buildBusyState()} width={60} height={12} />)).not.toContain('┌');
-  });
-
-  it('uses colour when allowed and no ANSI escape at all under NO_COLOR', () => {
+  it('fits 80×24 and shows more, never less, at 120×40', () => {
     const state = buildBusyState();
-    expect(frameOf(<Dashboard state={state} width={120} height={40} />, true)).toMatch(ANSI);
-    expect(frameOf(<Dashboard state={state} width={120} height={40} />, false)).not.toMatch(ANSI);
-  });
-});
-
-describe('planLayout', () => {
-  it('pairs coverage with diagnostics when wide and gives the spare rows to the timeline', () => {
-    expect(planLayout([4, 2, 1, 1], 120, 40)).toEqual({ wide: true, bordered: true, rows: [4, 4, 1, 23] });
-  });
-
-  it('never plans more rows than it has', () => {
-    for (const height of [0, 5, 10, 17, 40]) {
-      for (const width of [30, 80, 120]) {
-        const layout = planLayout([30, 30, 5, 20], width, height);
-        const bands = layout.wide
-          ? [layout.rows[0] ?? 0, layout.rows[2] ?? 0, layout.rows[3] ?? 0]
-          : layout.rows;
-        const overhead = bands.length * (layout.bordered ? 3 : 1);
-        expect(bands.reduce((sum, rows) => sum + rows, 0) + overhead + 3).toBeLessThanOrEqual(
-          Math.max(height, overhead + 3),
-        );
+    for (const view of ['overview', 'problems', 'coverage', 'hosts', 'timeline'] as const) {
+      const small = dashboard(state, view, 80, 23).split('\n');
+      const large = dashboard(state, view, 120, 39).split('\n');
+      expect(small.length, view).toBeLessThanOrEqual(23);
+      expect(
+        small.every((line) => line.length <= 80),
+        view,
+      ).toBe(true);
+      expect(large.length, view).toBeLessThanOrEqual(39);
+      // Every row of the small frame is, whole or cut, the start of a row of the large one.
+      for (const line of small) {
+        const text = line.replace(/…$/, '').trimEnd();
+        if (text === '' || text.startsWith('… ')) continue;
+        expect(
+          large.some((row) => row.startsWith(text)),
+          `${view}: ${text}`,
+        ).toBe(true);
       }
     }
   });
 
-  it('shares rows in turn and never gives a panel more than it wants', () => {
-    expect(allocateRows([1, 10, 2], 6)).toEqual([1, 3, 2]);
-    expect(allocateRows([1, 1], 10)).toEqual([1, 1]);
-    expect(allocateRows([5, 5], 0)).toEqual([0, 0]);
+  it('says on the overview what is held, beside the finding, and what the last save sent', () => {
+    const frame = dashboard(buildBusyState(), 'overview', 120, 39);
+    expect(frame).toContain('✗ 2 errors · 1 warning · 2 new · 1 held at last good');
+    expect(frame).toContain(
+      `⏸ serving the last good scope from ${formatClock(T0 - 60_000)} — CMP101 The scope file is not valid JSON`,
+    );
+    expect(frame).toContain(
+      'hosts: 2 connected (1 idle) — claude-code 1.2.3 (http, modern), vscode 1.99.0 (http, legacy, idle)',
+    );
+    expect(frame).toMatch(
+      /last save \d\d:\d\d:\d\d: saved skills\/demo\/SKILL\.md → claude-code 1\.2\.3: list_changed, 1 updated/,
+    );
+  });
+
+  it('marks the current view in the tabs and says the keys', () => {
+    const frame = dashboard(buildBusyState(), 'problems', 100, 30);
+    expect(frame).toContain('[2 Problems (3)]');
+    expect(frame).toContain('4 Hosts (2)');
+    expect(frame).toContain('↑↓ select · Enter open');
+  });
+
+  it('uses colour when allowed and no ANSI escape at all under NO_COLOR', () => {
+    const tree = (
+      <Dashboard state={buildBusyState()} view="overview" selected={0} enterHint="" width={100} height={30} />
+    );
+    expect(frameOf(tree, true)).toMatch(ANSI);
+    expect(frameOf(tree, false)).not.toMatch(ANSI);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createStaticSource } from '../../src/fs/catalog-store.js';
 import { createSessionRegistry } from '../../src/mcp/session-registry.js';
 import { createDevModel, type DevEvent, type DevState, reduceDevState } from '../../src/ui/dev-state.js';
+import { formatClock } from '../../src/ui/format.js';
 import { formatEventLines, formatStartLines, startPlainLog } from '../../src/ui/plain-log.js';
 import {
   makeCatalog,
@@ -67,7 +68,7 @@ describe('formatEventLines', () => {
       hosts: 1,
     });
     expect(lines).toEqual([
-      '[companion] generation 4 in 3 ms: skills/a/SKILL.md → list_changed, 1 updated',
+      '[companion] generation 4 in 3 ms: saved skills/a/SKILL.md → list_changed, 1 updated',
       '[companion] diagnostic new CMP403 skills/a/SKILL.md:3 error: Fresh.',
       '[companion] fixed CMP201 knowledge/server-scope.json:9 Gone.',
     ]);
@@ -82,7 +83,7 @@ describe('formatEventLines', () => {
       updated: 0,
       hosts: 1,
     });
-    expect(quiet.lines).toEqual(['[companion] generation 2 in 3 ms: skills/a/SKILL.md → nothing sent']);
+    expect(quiet.lines).toEqual(['[companion] generation 2 in 3 ms: saved skills/a/SKILL.md → nothing sent']);
     const alone = linesFor(makeState(g1), {
       type: 'generation',
       change: makeChange(g1, g2, { listChanged: true }),
@@ -90,7 +91,7 @@ describe('formatEventLines', () => {
       hosts: 0,
     });
     expect(alone.lines).toEqual([
-      '[companion] generation 2 in 3 ms: skills/a/SKILL.md → list_changed (no host connected)',
+      '[companion] generation 2 in 3 ms: saved skills/a/SKILL.md → list_changed (no host connected)',
     ]);
   });
 
@@ -178,6 +179,7 @@ describe('startPlainLog', () => {
       sessions,
       url: 'http://127.0.0.1:1/mcp',
       root: '/r',
+      defer: (flush) => flush(),
     });
     let out = '';
     const stop = startPlainLog(model, (text) => {
@@ -191,5 +193,77 @@ describe('startPlainLog', () => {
         '[companion] root /r: generation 1, 0 documents, 0 skills, 0 errors, 0 warnings\n' +
         '[companion] error: boom\n',
     );
+  });
+});
+
+describe('last good and hosts, in plain lines', () => {
+  it('says what is held beside its finding, and when it is no longer held', () => {
+    const g1 = makeGeneration(1);
+    const finding = makeDiagnostic({
+      code: 'CMP101',
+      file: 'knowledge/server-scope.json',
+      line: 3,
+      column: 5,
+      message: 'Not JSON.',
+    });
+    const held = {
+      kind: 'scope' as const,
+      id: 'knowledge/server-scope.json',
+      path: 'knowledge/server-scope.json',
+      reason: 'invalid' as const,
+      modifiedMs: T0,
+    };
+    const g2 = { ...makeGeneration(2, [finding]), held: [held] };
+    const first = linesFor(makeState(g1), {
+      type: 'generation',
+      change: makeChange(g1, g2),
+      updated: 0,
+      hosts: 0,
+    });
+    expect(first.lines).toContain(
+      `[companion] serving the last good scope from ${formatClock(T0)} beside CMP101 knowledge/server-scope.json:3:5 error: Not JSON.`,
+    );
+    const g3 = makeGeneration(3);
+    const fixed = linesFor(first.next, {
+      type: 'generation',
+      change: makeChange(g2, g3),
+      updated: 0,
+      hosts: 0,
+    });
+    expect(fixed.lines).toContain(
+      '[companion] no longer held: scope knowledge/server-scope.json is served from the file again',
+    );
+  });
+
+  it('names each host with its era, and says when it goes idle and what it listens for', () => {
+    const host = makeSession({
+      clientInfo: { name: 'mcpc', version: '2.0.0' },
+      protocolVersion: '2026-07-28',
+      era: 'modern',
+    });
+    const connected = linesFor(makeState(), { type: 'sessions', sessions: [host] });
+    expect(connected.lines).toEqual(['[companion] host connected: mcpc 2.0.0 (http, modern 2026-07-28)']);
+    const listening = linesFor(connected.next, {
+      type: 'sessions',
+      sessions: [
+        makeSession({
+          ...host,
+          listen: [
+            { id: 'l1', openedAt: T0, filters: { resourcesListChanged: true, resourceSubscriptions: ['x'] } },
+          ],
+        }),
+      ],
+    });
+    expect(listening.lines).toEqual([
+      '[companion] host mcpc 2.0.0 listens on 1 stream: resources list, 1 resource',
+    ]);
+    const idle = linesFor(listening.next, {
+      type: 'sessions',
+      sessions: [makeSession({ ...host, state: 'idle', listen: [] })],
+    });
+    expect(idle.lines).toEqual([
+      '[companion] host mcpc 2.0.0 is idle: no open stream, no request lately',
+      '[companion] host mcpc 2.0.0 has no listen stream open',
+    ]);
   });
 });

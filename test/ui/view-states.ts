@@ -95,8 +95,11 @@ export function makeDiagnostic(fields: Partial<Diagnostic> = {}): Diagnostic {
 
 export function makeSession(fields: Partial<SessionInfo> = {}): SessionInfo {
   return {
+    ...fields,
     id: fields.id ?? 'session-1',
     transport: fields.transport ?? 'http',
+    state: fields.state ?? 'active',
+    lastActivityAt: fields.lastActivityAt ?? T0,
     ...(fields.clientInfo === undefined ? {} : { clientInfo: fields.clientInfo }),
     subscriptions: fields.subscriptions ?? [],
     connectedAt: fields.connectedAt ?? T0,

@@ -8,16 +8,22 @@ import { resolve } from 'node:path';
 import { shouldUseColor } from '../../check/color.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { createWatcher } from '../../fs/watcher.js';
-import { DEFAULT_HTTP_PORT, type HttpServerHandle, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
+import {
+  DEFAULT_HTTP_PORT,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type HttpServerHandle,
+  PortInUseError,
+  serveHttp,
+} from '../../mcp/serve-http.js';
 import { createDevModel, type DevModel } from '../../ui/dev-state.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
-import { createServedStore, type ServedStore } from '../served-store.js';
+import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
 
 const DEFAULT_HOST = '127.0.0.1';
 
-const USAGE = `Usage: companion dev [--root DIR] [--port N] [--host HOST]
+const USAGE = `Usage: companion dev [--root DIR] [--port N] [--host HOST] [--session-timeout S]
 
 Serves the content to MCP hosts over Streamable HTTP while you edit it: every save
 rebuilds, every connected host is notified, and the terminal shows coverage,
@@ -32,17 +38,23 @@ Options:
   --port N      The port to listen on (0 picks a free one). Default: ${DEFAULT_HTTP_PORT}.
   --host HOST   The address to listen on. Default: ${DEFAULT_HOST}. There is no
                 authentication: keep it on loopback.
+  --session-timeout S
+                Seconds an HTTP session may stay silent with no open stream
+                before it is closed (a host that left without saying so).
+                Default: ${DEFAULT_IDLE_TIMEOUT_MS / 1000}.
   -h, --help    Show this help.
 
 Exit codes:
   0  stopped by q, Ctrl+C, SIGINT or SIGTERM
-  2  usage error, a root that is missing or cannot be read, or a port in use
+  2  usage error, a root that is missing, cannot be read or holds no content
+     (neither knowledge/server-scope.json nor skills/), or a port in use
 `;
 
 const OPTIONS = {
   root: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
+  'session-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -72,6 +84,16 @@ export const run: Command = async (argv, io) => {
   }
   const host = values.host ?? DEFAULT_HOST;
   if (host === '') return writeUsageError(io, 'dev', '--host must not be empty', USAGE);
+  const timeout = values['session-timeout'];
+  const sessionTimeout = timeout === undefined ? undefined : parseWholeNumber(timeout, 1, 86_400);
+  if (timeout !== undefined && sessionTimeout === undefined) {
+    return writeUsageError(
+      io,
+      'dev',
+      `--session-timeout must be a whole number of seconds from 1 to 86400, not '${timeout}'`,
+      USAGE,
+    );
+  }
 
   const plain = io.stdout.isTTY !== true || isCi(io.env);
   // Ink, React and the layout engine take a while to load; start now so it overlaps the first build.
@@ -81,7 +103,7 @@ export const run: Command = async (argv, io) => {
   try {
     served = createServedStore(resolve(io.cwd, values.root ?? '.'), io.cwd, io.env);
   } catch (error) {
-    if (!(error instanceof RootError)) throw error;
+    if (!(error instanceof RootError) && !(error instanceof NoContentError)) throw error;
     io.stderr.write(`companion dev: ${error.message}\n`);
     return EXIT_USAGE;
   }
@@ -97,13 +119,21 @@ export const run: Command = async (argv, io) => {
   let model: DevModel | undefined;
   const log = (line: string): void => {
     if (plain || model === undefined) io.stderr.write(`${line}\n`);
-    else model.recordError(line.replace(/^companion: /, ''));
+    // A silent session closed is no error: the hosts view shows the host leaving.
+    else if (!line.startsWith('companion: closing HTTP session '))
+      model.recordError(line.replace(/^companion: /, ''));
   };
 
   let server: HttpServerHandle;
   try {
     // ttlMs 0: the content changes as you write, and hosts should re-read what a notification names.
-    server = await serveHttp(store, { host, port, log, cacheTtlMs: 0 });
+    server = await serveHttp(store, {
+      host,
+      port,
+      log,
+      cacheTtlMs: 0,
+      ...(sessionTimeout === undefined ? {} : { idleTimeoutMs: sessionTimeout * 1000 }),
+    });
   } catch (error) {
     if (error instanceof PortInUseError) {
       io.stderr.write(`companion dev: ${error.message}\n`);
@@ -120,7 +150,14 @@ export const run: Command = async (argv, io) => {
   const watcher = createWatcher(store, {
     forcePolling: served.forcePolling,
     // The watcher sets `lastBatch` before it calls back, so its `waitMs` is this batch's.
-    onBatch: (change, paths) => model?.recordBatch(change, paths, watcher.status().lastBatch?.waitMs),
+    // A batch that published nothing names only the files the store holds: one that came and went (an editor's
+    // temp file) or is ignored is nothing an author saved.
+    onBatch: (change, paths) =>
+      model?.recordBatch(
+        change,
+        change === undefined ? paths.filter((path) => store.hasFile(path)) : paths,
+        watcher.status().lastBatch?.waitMs,
+      ),
     onError: (error) => model?.recordError(error),
     onStatus: (status) => model?.recordWatcherStatus(status),
   });
@@ -184,6 +221,11 @@ type UiModule = typeof import('../../ui/app.js');
  * kept for `startInkUi` to report, never left as an unhandled rejection when the command exits early.
  */
 function loadUi(): Promise<UiModule | Error> {
+  // React's development build (what React loads unless NODE_ENV says production) records every render in the
+  // process's performance timeline, which nothing ever clears, and renders at half the speed: measured, it grew
+  // the daemon by ~1 MB per save and put 20 ms on every save's notification. The dashboard is never a React
+  // developer's debugging target, so it always draws with the production build.
+  process.env.NODE_ENV = 'production';
   return import('../../ui/app.js').catch((error: unknown) =>
     error instanceof Error ? error : new Error(String(error)),
   );
@@ -202,6 +244,7 @@ async function startInkUi(
     stdin: io.stdin as NodeJS.ReadStream,
     stderr: io.stderr as NodeJS.WriteStream,
     color: shouldUseColor(io.stdout, io.env),
+    env: io.env,
     ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
     onQuit,
   });

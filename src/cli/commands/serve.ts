@@ -14,7 +14,7 @@ import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-ht
 import { serveStdio } from '../../mcp/serve-stdio.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
-import { createServedStore, type ServedStore } from '../served-store.js';
+import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
 
 /**
  * `ttlMs` of the 2026-07-28 cacheable results (lists, reads, discovery, skills) when `--cache-ttl` is not given:
@@ -59,7 +59,8 @@ Environment:
 
 Exit codes:
   0  stopped cleanly (the host closed stdin, or SIGINT/SIGTERM)
-  2  usage error, a root that cannot be read, or a port already in use
+  2  usage error, a root that cannot be read or holds no content (neither
+     knowledge/server-scope.json nor skills/), or a port already in use
 `;
 
 const OPTIONS = {
@@ -136,7 +137,7 @@ export const run: Command = async (argv, io) => {
   try {
     served = createServedStore(root, io.cwd, io.env);
   } catch (error) {
-    if (!(error instanceof RootError)) throw error;
+    if (!(error instanceof RootError) && !(error instanceof NoContentError)) throw error;
     io.stderr.write(`companion serve: ${error.message}\n`);
     return EXIT_USAGE;
   }
@@ -165,10 +166,17 @@ export const run: Command = async (argv, io) => {
     ? store.subscribe((change) => {
         const { number, diagnostics } = change.current;
         const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+        const held = change.current.held ?? [];
         log(
           `companion serve: generation ${number} (${formatCount(change.changedPaths.length, 'path')}, ${Math.round(change.rebuildMs)} ms)` +
             `${change.listChanged ? ', list changed' : ''}, ${change.updatedUris.length} updated` +
-            `${errors > 0 ? `, ${formatCount(errors, 'error')}` : ''}`,
+            `${errors > 0 ? `, ${formatCount(errors, 'error')}` : ''}` +
+            held
+              .map(
+                (item) =>
+                  `; serving the last good ${item.kind === 'scope' ? 'scope' : `${item.kind} ${item.id}`} (it does not ${item.reason === 'unavailable' ? 'read just now' : 'parse or validate'})`,
+              )
+              .join(''),
         );
       })
     : () => {};

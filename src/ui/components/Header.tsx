@@ -1,55 +1,74 @@
 /**
- * Two rows: what is being served and where a host connects, then the root, the generation, the last rebuild
- * and the watcher's health.
+ * Two rows on every view: what is served and where a host connects, with the watcher's health; then the views,
+ * the current one highlighted, each with its count.
  */
 import { Box, Text } from 'ink';
-import type { DevState, WatcherView } from '../dev-state.js';
-import { formatClock, formatMs, formatPaths, pluralize, shortenHome, toSingleLine } from '../format.js';
+import { memo } from 'react';
+import type { WatcherView } from '../dev-state.js';
+import { pluralize, toSingleLine } from '../format.js';
 import { Tint } from './Tint.js';
 
+/** The views, in key order: `1`…`5` (and Tab) switch between them. */
+export const VIEWS = ['overview', 'problems', 'coverage', 'hosts', 'timeline'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+const TITLES: Readonly<Record<ViewName, string>> = {
+  overview: 'Overview',
+  problems: 'Problems',
+  coverage: 'Coverage',
+  hosts: 'Hosts',
+  timeline: 'Timeline',
+};
+
 export interface HeaderProps {
-  readonly state: DevState;
+  readonly name: string;
+  readonly url: string;
+  readonly watcher: WatcherView;
+  /** Findings, hosts and uncovered items, for the view tabs. */
+  readonly counts: { readonly problems: number; readonly hosts: number; readonly uncovered: number };
+  readonly view: ViewName;
   readonly width: number;
-  /** Replaced by `~` in the root. */
-  readonly home?: string;
 }
 
-export function Header({ state, width, home }: HeaderProps) {
-  const rebuild = state.lastRebuild;
+export const Header = memo(function Header({ name, url, watcher, counts, view, width }: HeaderProps) {
+  const count: Partial<Record<ViewName, number>> = {
+    problems: counts.problems,
+    hosts: counts.hosts,
+    coverage: counts.uncovered,
+  };
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
         <Tint bold>companion dev</Tint>
-        {state.name === '' || state.name === 'companion' ? (
-          ''
-        ) : (
-          <Tint dim>{` · ${toSingleLine(state.name)}`}</Tint>
-        )}
+        {name === '' || name === 'companion' ? '' : <Tint dim>{` · ${toSingleLine(name)}`}</Tint>}
         {'  '}
         <Tint tone="accent" bold>
-          {state.url}
+          {url}
         </Tint>
         {'  '}
-        <Watcher watcher={state.watcher} />
+        <Watcher watcher={watcher} />
       </Text>
       <Text wrap="truncate-end">
-        <Tint dim>root </Tint>
-        {toSingleLine(shortenHome(state.root, home))}
-        <Tint dim> · generation </Tint>
-        <Tint bold>{String(state.generation)}</Tint>
-        <Tint dim> · </Tint>
-        {rebuild === undefined
-          ? `loaded ${formatClock(state.builtAt)}`
-          : `rebuilt ${formatClock(rebuild.at)} in ${formatMs(rebuild.ms)}: ${formatPaths(rebuild.paths, 2)}`}
+        {VIEWS.map((item, index) => {
+          const label = `${index + 1} ${TITLES[item]}${count[item] ? ` (${count[item]})` : ''}`;
+          return (
+            <Text key={item}>
+              {index > 0 ? '  ' : ''}
+              {item === view ? (
+                <Tint tone="accent" bold>
+                  {`[${label}]`}
+                </Tint>
+              ) : (
+                <Tint dim>{` ${label} `}</Tint>
+              )}
+            </Text>
+          );
+        })}
+        <Tint dim>{'   ? keys'}</Tint>
       </Text>
-      {state.notice ? (
-        <Text wrap="truncate-end">
-          <Tint tone="warning">{toSingleLine(state.notice)}</Tint>
-        </Text>
-      ) : null}
     </Box>
   );
-}
+});
 
 function Watcher({ watcher }: { readonly watcher: WatcherView }) {
   switch (watcher.mode) {
@@ -63,8 +82,13 @@ function Watcher({ watcher }: { readonly watcher: WatcherView }) {
         </Tint>
       );
     case 'polling':
-      return <Tint tone="warning">{`polling: ${watcher.reason ?? 'no reason given'}`}</Tint>;
+      return <Tint tone="warning">{`polling: ${toSingleLine(watcher.reason ?? 'no reason given')}`}</Tint>;
     case 'closed':
       return <Tint dim>watcher stopped</Tint>;
   }
+}
+
+/** The title of a view, for the help and the tests. */
+export function viewTitle(view: ViewName): string {
+  return TITLES[view];
 }

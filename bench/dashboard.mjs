@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * The dashboard's cost to hosts: `companion dev` with its Ink dashboard on a real pseudo-terminal (node-pty,
+ * 120×40) beside `companion dev` in plain-log mode, both running for the whole run on two identical copies of
+ * the same corpus (the generator is deterministic), each with its own subscribed Streamable HTTP client.
+ *
+ * - Latency: the same edits (one document, one skill reference, different bytes every time) alternate between
+ *   the two daemons write by write, in ABBA order, so load on this shared machine falls on both alike; the time
+ *   from `writeFileSync` returning to `notifications/resources/updated` at that daemon's client.
+ * - Memory: then `saves` more saves alternate between them as fast as each is answered (every save its own
+ *   batch), sampling both daemons' RSS every 100 saves.
+ *
+ * Every edited file is restored to its original bytes afterwards.
+ *
+ *   node bench/dashboard.mjs <S|M|L> [--edits N] [--saves N]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectSubscribed, startDevProcess } from './edit-latency.mjs';
+import { corpusDir, ensureCorpus } from './generate-corpus.mjs';
+import { assertBuilt, createRandom, log, nowMs, percentile, sleep } from './lib.mjs';
+
+const SIDES = ['plain', 'dashboard'];
+
+export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols = 120, rows = 40 } = {}) {
+  assertBuilt();
+  const corpora = {
+    plain: ensureCorpus(size, { log }),
+    dashboard: ensureCorpus(size, { log, dir: `${corpusDir(size)}-twin` }),
+  };
+  const daemons = {};
+  const clients = {};
+  try {
+    daemons.plain = await startDevProcess(corpora.plain.root);
+    daemons.dashboard = await startDevProcess(corpora.dashboard.root, { tty: { cols, rows } });
+    log(
+      `dashboard ${size}: plain ready in ${daemons.plain.readyMs.toFixed(0)} ms, dashboard in ${daemons.dashboard.readyMs.toFixed(0)} ms`,
+    );
+    const targets = (side) => [
+      { kind: 'document', ...corpora[side].editTargets.document },
+      { kind: 'reference', ...corpora[side].editTargets.reference },
+    ];
+    for (const side of SIDES) {
+      clients[side] = await connectSubscribed(
+        daemons[side].url,
+        targets(side).map((t) => t.uri),
+      );
+    }
+    const rssAfterLoad = { plain: daemons.plain.rssMb(), dashboard: daemons.dashboard.rssMb() };
+    const random = createRandom(`dashboard:${size}`);
+    const originals = new Map();
+    const save = async (side, target, label) => {
+      const path = join(corpora[side].root, target.path);
+      if (!originals.has(path)) originals.set(path, readFileSync(path));
+      const extra = Buffer.from(`\n\n${label} (${random.int(0, 1e9)}): the ${target.kind} changed again.\n`);
+      writeFileSync(path, Buffer.concat([originals.get(path), extra]));
+      const written = nowMs();
+      const arrival = await clients[side].waitUpdated(target.uri, written, 60_000);
+      return arrival.at - written;
+    };
+
+    const samples = { plain: [], dashboard: [] };
+    try {
+      for (let i = 0; i < edits; i++) {
+        const order = i % 2 === 0 ? SIDES : [...SIDES].reverse();
+        for (const side of order) {
+          for (const target of targets(side)) {
+            samples[side].push({ kind: target.kind, ms: await save(side, target, `Edit ${i + 1}`) });
+            // Quiet long enough to close the batch, plus jitter so writes do not lock step with timers.
+            await sleep(60 + random.int(0, 60));
+          }
+        }
+      }
+      const rssAfterEdits = { plain: daemons.plain.rssMb(), dashboard: daemons.dashboard.rssMb() };
+
+      const memory = { plain: [], dashboard: [] };
+      const sample = (done) => {
+        for (const side of SIDES) memory[side].push({ saves: done, rssMb: daemons[side].rssMb() });
+      };
+      sample(0);
+      const savesStarted = nowMs();
+      for (let done = 1; done <= saves; done++) {
+        for (const side of SIDES) {
+          const target = targets(side)[done % 2];
+          await save(side, target, `Save ${done}`);
+        }
+        // Just past the 4 ms batch window, so every save is its own batch and its own redraw.
+        await sleep(8);
+        if (done % 100 === 0) sample(done);
+      }
+      const savesMs = nowMs() - savesStarted;
+
+      const summary = (side, kind) => {
+        const values = samples[side].filter((s) => kind === undefined || s.kind === kind).map((s) => s.ms);
+        return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95) };
+      };
+      const result = { size, cols, rows, edits, saves, savesMs, rssAfterLoad, rssAfterEdits, memory };
+      for (const side of SIDES) {
+        result[side] = {
+          all: summary(side),
+          document: summary(side, 'document'),
+          reference: summary(side, 'reference'),
+        };
+      }
+      result.ratio = result.dashboard.all.p50 / result.plain.all.p50;
+      result.ttyBytes = daemons.dashboard.ttyBytes();
+      return result;
+    } finally {
+      for (const [path, bytes] of originals) writeFileSync(path, bytes);
+      await sleep(300);
+    }
+  } finally {
+    for (const side of SIDES) await clients[side]?.close().catch(() => {});
+    for (const side of SIDES) await daemons[side]?.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const size = args.find((a) => !a.startsWith('--')) ?? 'S';
+  const option = (name, fallback) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : fallback;
+  };
+  const result = await runDashboard({
+    size,
+    edits: Number(option('--edits', '40')),
+    saves: Number(option('--saves', '1000')),
+  });
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  process.exit(0);
+}
