@@ -45,6 +45,9 @@ await build({
     '@modelcontextprotocol/server/*',
     '@modelcontextprotocol/node',
     'chokidar',
+    // Its Node build is CommonJS that requires `process` at run time, which an ESM bundle cannot; only install,
+    // uninstall and doctor load it (for Goose's config.yaml).
+    'yaml',
   ],
   logLevel: 'warning',
 });

@@ -17,6 +17,8 @@ export interface EntrySpec {
   readonly ownedFields: readonly string[];
   /** The file as messages name it. */
   readonly shownPath: string;
+  /** Fields written beside the owned ones when the entry is created, and never touched after. */
+  readonly createdWith?: Readonly<Record<string, unknown>>;
 }
 
 /** What the entry looks like in a file. */
@@ -45,12 +47,21 @@ export function buildEntryDigest(
   return `sha256:${createHash('sha256').update(formatCanonicalJson(owned)).digest('hex')}`;
 }
 
-/** The fields of `entry` that are not owned: what the user added to an entry companion wrote. */
+/**
+ * The fields of `entry` that are not owned: what the user added to an entry companion wrote. A field that holds
+ * the value the host itself writes there (`hostValues`: what install created the entry with, the host's defaults)
+ * is not the user's.
+ */
 export function listForeignFields(
   entry: Readonly<Record<string, unknown>>,
   ownedFields: readonly string[],
+  hostValues: Readonly<Record<string, unknown>> = {},
 ): string[] {
-  return Object.keys(entry).filter((field) => !ownedFields.includes(field));
+  return Object.keys(entry).filter(
+    (field) =>
+      !ownedFields.includes(field) &&
+      !(Object.hasOwn(hostValues, field) && isSameValue(entry[field], hostValues[field])),
+  );
 }
 
 /** Whether two parsed config values are the same document (canonical JSON; dates by their ISO text). */
@@ -69,7 +80,7 @@ export function buildExpectedDocument(
 ): unknown {
   const document = structuredClone(before ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
   const servers = document[spec.serversKey] ?? {};
-  const entry = { ...(servers[spec.key] ?? {}) };
+  const entry = { ...(servers[spec.key] ?? spec.createdWith ?? {}) };
   for (const field of spec.ownedFields) delete entry[field];
   document[spec.serversKey] = { ...servers, [spec.key]: { ...entry, ...owned } };
   return document;

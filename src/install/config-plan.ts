@@ -6,6 +6,7 @@
  * entry under the same name is refused (an identical one is left as it is, and stays the user's).
  */
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { RUN_PREFIX } from '../core/product.js';
 import { buildConfigPath, type ClientDefinition, type HomeContext } from './clients.js';
 import { type ConfigText, decodeConfig, digestBytes } from './config-bytes.js';
 import { buildEntryDigest, type EditResult, type EntryRead, type EntrySpec } from './config-entry.js';
@@ -13,9 +14,10 @@ import { type ConfigFile, readConfigFile } from './config-file.js';
 import type { Journal } from './journal.js';
 import { buildJsonEntryEdit, buildJsonEntryRemoval, readJsonEntry } from './json-config.js';
 import { BACKUP_DIR, type ConfigRecord, type EntryRecord, type InstallRecord } from './record.js';
-import { formatEntryCommand } from './server-entry.js';
+import { findSubstitution, formatEntryCommand, readEntryLaunch } from './server-entry.js';
 import { buildTomlEntryEdit, buildTomlEntryRemoval, readTomlEntry } from './toml-config.js';
 import { isSameBytes } from './write-file.js';
+import { buildYamlEntryEdit, buildYamlEntryRemoval, readYamlEntry } from './yaml-config.js';
 
 /** The format operations of one client's config. */
 export interface ConfigFormat {
@@ -24,10 +26,25 @@ export interface ConfigFormat {
   remove(config: ConfigText, spec: EntrySpec): EditResult;
 }
 
+const FORMATS: Readonly<Record<ClientDefinition['format'], ConfigFormat>> = {
+  json: { read: readJsonEntry, set: buildJsonEntryEdit, remove: buildJsonEntryRemoval },
+  toml: { read: readTomlEntry, set: buildTomlEntryEdit, remove: buildTomlEntryRemoval },
+  yaml: { read: readYamlEntry, set: buildYamlEntryEdit, remove: buildYamlEntryRemoval },
+};
+
 export function readFormat(client: ClientDefinition): ConfigFormat {
-  return client.format === 'json'
-    ? { read: readJsonEntry, set: buildJsonEntryEdit, remove: buildJsonEntryRemoval }
-    : { read: readTomlEntry, set: buildTomlEntryEdit, remove: buildTomlEntryRemoval };
+  return FORMATS[client.format];
+}
+
+/** The entry `name` of `client`, as the format modules take it. */
+export function buildEntrySpec(client: ClientDefinition, name: string, shownPath: string): EntrySpec {
+  return {
+    serversKey: client.serversKey,
+    key: name,
+    ownedFields: client.ownedFields,
+    shownPath,
+    ...(client.createdWith === undefined ? {} : { createdWith: client.createdWith }),
+  };
 }
 
 /** One client to configure: its entry's name and owned fields. */
@@ -81,7 +98,7 @@ export function planConfigs(
   const clients: ClientOutcome[] = [];
   for (const request of requests) {
     const { client, name } = request;
-    const path = buildConfigPath(client, project, where);
+    const path = buildConfigPath(client, project, where, name);
     if (path === undefined) {
       clients.push({
         client,
@@ -92,6 +109,11 @@ export function planConfigs(
       continue;
     }
     const shown = formatShownPath(path, project, where.home);
+    const refusal = findRequestRefusal(request);
+    if (refusal !== undefined) {
+      clients.push({ client, name, shown, status: 'refused', reason: `${shown}: ${refusal}.` });
+      continue;
+    }
     let state = files.get(path);
     if (state === undefined) {
       const file = readConfigFile(
@@ -114,6 +136,15 @@ export function planConfigs(
   return { clients, files: [...files.values()].map((s) => s.plan) };
 }
 
+/** Why a client's entry cannot be written at all, whatever its file holds. */
+function findRequestRefusal(request: ClientRequest): string | undefined {
+  const { client, previousName, name } = request;
+  if (previousName !== undefined && client.projectFiles?.some((f) => f.includes('{name}'))) {
+    return `${client.label}'s files are named after the entry ("${previousName}"), so --name cannot move them: run \`${RUN_PREFIX} uninstall --client ${client.id}\`, then install again with --name ${name}`;
+  }
+  return findSubstitution(client, request.owned);
+}
+
 /** Whether the plan changes the file's bytes. */
 export function isChanged(plan: FilePlan): boolean {
   return !isSameBytes(plan.after, plan.file.kind === 'present' ? plan.file.bytes : undefined);
@@ -127,12 +158,7 @@ function planClient(
 ): ClientOutcome {
   const { client, name, owned } = request;
   const format = readFormat(client);
-  const spec: EntrySpec = {
-    serversKey: client.serversKey,
-    key: name,
-    ownedFields: client.ownedFields,
-    shownPath: shown,
-  };
+  const spec = buildEntrySpec(client, name, shown);
   const base = { client, name, shown };
   const entries = [...state.plan.entries];
   const isOurs = (entryName: string, entry: Readonly<Record<string, unknown>>) =>
@@ -173,7 +199,7 @@ function planClient(
       return {
         ...base,
         status: 'refused',
-        reason: `${shown} already has an entry "${name}" that runs \`${formatEntryCommand(read.entry)}\`, which companion install did not write. It never changes an entry it did not write: pass --name NAME to add this server under another name, or rename or remove that entry, then run again.`,
+        reason: `${shown} already has an entry "${name}" that runs \`${formatEntryCommand(readEntryLaunch(client, read.entry))}\`, which companion install did not write. It never changes an entry it did not write: pass --name NAME to add this server under another name, or rename or remove that entry, then run again.`,
       };
     }
   }

@@ -7,6 +7,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_PREFIX } from '../core/product.js';
 import type { Catalog } from '../core/types.js';
+import { buildClientFiles } from './client-files.js';
 import {
   buildConfigPath,
   CLIENT_IDS,
@@ -14,19 +15,23 @@ import {
   type ClientId,
   type HomeContext,
   isClientId,
+  listConfigFiles,
   readClient,
 } from './clients.js';
 import { decodeConfig } from './config-bytes.js';
 import type { EntryRead } from './config-entry.js';
-import { formatShownPath, readFormat } from './config-plan.js';
+import { buildEntrySpec, formatShownPath, readFormat } from './config-plan.js';
 import { buildPublication, compareCodePoints, type Publication, type PublishedFile } from './publication.js';
 import { buildCopyFiles, readCopyOwner } from './publish-skills.js';
 import { type InstallRecord, RECORD_FILE, readInstallRecord } from './record.js';
-import { formatEntryCommand, isSamePath, namesCompanion, readEntryTarget } from './server-entry.js';
+import {
+  formatEntryCommand,
+  isSamePath,
+  namesCompanion,
+  readEntryLaunch,
+  readEntryTarget,
+} from './server-entry.js';
 import { isSameBytes, readBytesIfExists } from './write-file.js';
-
-/** Codex cuts skill descriptions here. */
-const CODEX_DESCRIPTION_LIMIT = 1024;
 
 export interface DoctorInput {
   /** Absolute project directory. */
@@ -78,8 +83,9 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
 
   // Hosts whose config file exists, grouped by file (Claude Code and the generic setup share .mcp.json).
   const groups = new Map<string, ClientId[]>();
+  const nameOf = (id: ClientId) => record?.clients.find((c) => c.id === id)?.name ?? server;
   for (const id of CLIENT_IDS) {
-    const path = buildConfigPath(readClient(id), project, where);
+    const path = buildConfigPath(readClient(id), project, where, nameOf(id));
     if (path === undefined || !existsSync(path)) continue;
     groups.set(path, [...(groups.get(path) ?? []), id]);
   }
@@ -89,7 +95,7 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
     const clients = pickClients(candidates, recorded, project);
     const first = readClient(clients[0]!);
     const shown = formatShownPath(path, project, where.home);
-    const name = record?.clients.find((c) => c.id === clients[0])?.name ?? server;
+    const name = nameOf(clients[0]!);
     const entry = checkEntry(first, clients, path, shown, name, input, recorded);
     // A user-level config this project never asked for: say it is there, judge nothing else.
     const unused = entry.length === 1 && entry[0]!.level === 'note';
@@ -97,6 +103,7 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
       ? entry
       : [
           ...entry,
+          ...checkClientFiles(first, name, server, project),
           ...clients.flatMap((id) => checkSkills(readClient(id), input, publication, record, dirChecks)),
           ...checkLimitations(first, catalog),
         ];
@@ -151,12 +158,7 @@ function checkEntry(
   let read: EntryRead;
   try {
     const bytes = readBytesIfExists(path) ?? new Uint8Array();
-    read = readFormat(client).read(decodeConfig(bytes), {
-      serversKey: client.serversKey,
-      key: server,
-      ownedFields: client.ownedFields,
-      shownPath: shown,
-    });
+    read = readFormat(client).read(decodeConfig(bytes), buildEntrySpec(client, server, shown));
   } catch (error) {
     return [{ level: 'fix', text: `${shown} cannot be read (${(error as Error).message}).` }];
   }
@@ -170,12 +172,12 @@ function checkEntry(
       },
     ];
   }
-  const { entry } = read;
+  const entry = readEntryLaunch(client, read.entry);
   const checks: DoctorCheck[] = [];
-  if (entry.disabled === true || entry.enabled === false) {
+  if (read.entry.disabled === true || read.entry.enabled === false) {
     checks.push({
       level: 'fix',
-      text: `The entry "${server}" is turned off in ${shown} (${entry.disabled === true ? '"disabled": true' : 'enabled = false'}): turn it on.`,
+      text: `The entry "${server}" is turned off in ${shown} (${read.entry.disabled === true ? '"disabled": true' : 'enabled = false'}): turn it on.`,
     });
   }
   const target = readEntryTarget(entry, input.project, input.where.home);
@@ -220,6 +222,29 @@ function checkEntry(
     checks.push({ level: 'ok', text: `"${server}" runs \`companion serve\` on this content root.` });
   }
   return checks;
+}
+
+/** Whether the files a client needs beside its config (Antigravity's plugin manifest) are there as written. */
+function checkClientFiles(
+  client: ClientDefinition,
+  name: string,
+  server: string,
+  project: string,
+): DoctorCheck[] {
+  const files = buildClientFiles(client, name, server);
+  if (files.length === 0) return [];
+  const wrong = files.filter(
+    (f) => !isSameBytes(readBytesIfExists(join(project, ...f.path.split('/'))), f.bytes),
+  );
+  if (wrong.length === 0) {
+    return [{ level: 'ok', text: `${files.map((f) => f.path).join(' and ')} are as install wrote them.` }];
+  }
+  return [
+    {
+      level: 'fix',
+      text: `${wrong.map((f) => f.path).join(' and ')} ${wrong.length === 1 ? 'is' : 'are'} missing or changed, and ${client.label} needs ${wrong.length === 1 ? 'it' : 'them'} to load the server: run \`${RUN_PREFIX} install --client ${client.id}\`.`,
+    },
+  ];
 }
 
 function checkSkills(
@@ -333,14 +358,13 @@ function checkLimitations(client: ClientDefinition, catalog: Catalog): DoctorChe
       text: 'companion knows nothing about this host: check its documentation for resources, resource templates and list_changed.',
     });
   }
-  if (client.id === 'codex' || client.id === 'codex-user') {
-    const long = catalog.skills
-      .filter((s) => s.description.length > CODEX_DESCRIPTION_LIMIT)
-      .map((s) => s.id);
+  const limit = client.descriptionLimit;
+  if (limit !== undefined) {
+    const long = catalog.skills.filter((s) => s.description.length > limit).map((s) => s.id);
     if (long.length > 0) {
       checks.push({
         level: 'fix',
-        text: `Codex will cut the description of ${long.join(', ')} (over ${CODEX_DESCRIPTION_LIMIT} characters): shorten ${long.length === 1 ? 'it' : 'them'}.`,
+        text: `${client.label} will cut or refuse the description of ${long.join(', ')} (over ${limit} characters): shorten ${long.length === 1 ? 'it' : 'them'}.`,
       });
     }
   }
@@ -448,7 +472,7 @@ export function formatDoctorReport(report: DoctorReport): string {
   if (report.hosts.length === 0) {
     out.push(
       '',
-      `No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml and Claude Desktop’s): run \`${RUN_PREFIX} install --client NAME\`.`,
+      `No host configuration found (looked for ${formatList(listConfigFiles())}): run \`${RUN_PREFIX} install --client NAME\`.`,
     );
   }
   for (const host of report.hosts) block(`${host.label} — ${host.shown}`, host.checks);
@@ -466,4 +490,11 @@ export function formatDoctorReport(report: DoctorReport): string {
 /** The exit code: 0 when everything found is in place, 1 when something needs action or nothing was found. */
 export function buildDoctorExitCode(report: DoctorReport): number {
   return report.fixes > 0 || report.hosts.length === 0 ? 1 : 0;
+}
+
+/** `a, b and c`. */
+function formatList(items: readonly string[]): string {
+  return items.length < 2
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

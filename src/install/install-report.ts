@@ -82,6 +82,7 @@ export function formatInstallReport(report: InstallReport): string {
     }
   }
 
+  if (report.filesWritten.length > 0) out.push(`Wrote ${report.filesWritten.join(', ')}.`);
   for (const dir of report.directories) {
     if (dir.published.length > 0) {
       const also = dir.unchanged.length > 0 ? ` (${dir.unchanged.join(', ')} unchanged)` : '';

@@ -8,6 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../core/types.js';
+import { applyClientFiles, type ClientFilesPlan, planClientFiles } from './client-files.js';
 import { type ClientDefinition, type ClientId, type HomeContext, isClientId, readClient } from './clients.js';
 import {
   applyConfigPlan,
@@ -33,7 +34,13 @@ import {
   RECORD_VERSION,
   readInstallRecord,
 } from './record.js';
-import { buildServerEntry, namesAbsolutePaths, OWN_BIN, readLaunch } from './server-entry.js';
+import {
+  buildServerEntry,
+  namesAbsolutePaths,
+  OWN_BIN,
+  readEntryLaunch,
+  readLaunch,
+} from './server-entry.js';
 import { isDirectory, isSameBytes, readBytesIfExists } from './write-file.js';
 
 export interface InstallInput {
@@ -78,6 +85,8 @@ export interface InstallReport {
   readonly withoutSkillsDir: readonly { readonly client: ClientDefinition; readonly text: string }[];
   /** Config files backed up before they were changed: as shown, and the backup's project-relative path. */
   readonly backups: readonly { readonly shown: string; readonly backup: string }[];
+  /** Files written whole beside a config (Antigravity's plugin manifest), project-relative. */
+  readonly filesWritten: readonly string[];
   /** Why an earlier record was not used, when it was not. */
   readonly recordNote?: string;
   readonly recordWritten: boolean;
@@ -94,12 +103,17 @@ export interface InstallReport {
   readonly failed: boolean;
 }
 
-/** Directories whose presence in a project says which host is used there, in detection order. */
+/**
+ * Directories whose presence in a project says which host is used there, in detection order. Only hosts whose
+ * config lives in the project: a user-level file is never written without --client.
+ */
 const DETECTED: readonly (readonly [string, ClientId])[] = [
   ['.claude', 'claude-code'],
   ['.vscode', 'vscode'],
   ['.cursor', 'cursor'],
   ['.codex', 'codex'],
+  ['.gemini', 'gemini'],
+  ['.opencode', 'opencode'],
 ];
 
 /** Plans, then writes everything or nothing. Never throws for what it finds on disk. */
@@ -151,6 +165,7 @@ export function publishInstall(input: InstallInput): InstallReport {
       project,
       root: input.root,
       launch,
+      name,
       ...(url === undefined ? {} : { url }),
       execPath: input.execPath,
     });
@@ -162,12 +177,26 @@ export function publishInstall(input: InstallInput): InstallReport {
     };
   });
   const configPlan = planConfigs(requests, project, input.where, record);
+  // The files some clients need beside their config: a refusal there refuses the client.
+  const filePlans = new Map<ClientId, ClientFilesPlan>();
+  for (const { client, name } of requests) {
+    if (client.files === undefined) continue;
+    filePlans.set(client.id, planClientFiles(client, name, server, project, record?.files ?? []));
+  }
   const configs: ConfigOutcome[] = configPlan.clients.map((outcome) => {
-    const owned = requests.find((r) => r.client.id === outcome.client.id)!.owned;
+    const { client } = outcome;
+    const owned = requests.find((r) => r.client.id === client.id)!.owned;
+    const filesRefused = filePlans.get(client.id)?.refused;
     return {
       ...outcome,
-      machineSpecific: outcome.client.scope === 'project' && namesAbsolutePaths(owned),
-      urlIgnored: url !== undefined && !outcome.client.takesUrl,
+      ...(filesRefused === undefined || outcome.status === 'refused'
+        ? {}
+        : { status: 'refused' as const, reason: `${filesRefused}.` }),
+      machineSpecific:
+        client.scope === 'project' &&
+        client.ignoredByGit !== true &&
+        namesAbsolutePaths(readEntryLaunch(client, owned)),
+      urlIgnored: url !== undefined && !client.takesUrl,
     };
   });
 
@@ -218,7 +247,15 @@ export function publishInstall(input: InstallInput): InstallReport {
   const refused =
     configs.some((c) => c.status === 'refused') || directories.some((d) => d.refused !== undefined);
   if (refused) {
-    return { ...base, backups: [], recordWritten: false, refused: true, changed: false, failed: true };
+    return {
+      ...base,
+      backups: [],
+      filesWritten: [],
+      recordWritten: false,
+      refused: true,
+      changed: false,
+      failed: true,
+    };
   }
 
   const next: InstallRecord = {
@@ -239,6 +276,7 @@ export function publishInstall(input: InstallInput): InstallReport {
       .filter((d) => d.skills.length > 0)
       .sort((a, b) => compareCodePoints(a.path, b.path)),
     created: [],
+    ...mergeFileRecords(record?.files ?? [], filePlans),
   };
   const journal = createJournal();
   const stamp = (input.now ?? new Date()).toISOString().replaceAll(':', '-');
@@ -246,6 +284,7 @@ export function publishInstall(input: InstallInput): InstallReport {
   let recordWritten = false;
   try {
     written = applyConfigPlan(configPlan, project, stamp, journal);
+    for (const plan of filePlans.values()) applyClientFiles(plan, journal);
     for (const plan of plans) applyDirectoryPlan(plan, journal);
     const complete: InstallRecord = {
       ...next,
@@ -258,6 +297,7 @@ export function publishInstall(input: InstallInput): InstallReport {
     return {
       ...base,
       backups: [],
+      filesWritten: [],
       recordWritten: false,
       refused: false,
       aborted: { reason: (error as Error).message, rollback },
@@ -266,9 +306,11 @@ export function publishInstall(input: InstallInput): InstallReport {
     };
   }
 
+  const filesWritten = [...filePlans.values()].flatMap((p) => p.written);
   const changed =
     recordWritten ||
     configPlan.files.some(isChanged) ||
+    filesWritten.length > 0 ||
     directories.some((d) => d.published.length > 0 || d.removed.length > 0);
   const failed = directories.some((d) => d.conflicts.length > 0 || d.userFiles.length > 0);
   return {
@@ -276,6 +318,7 @@ export function publishInstall(input: InstallInput): InstallReport {
     backups: written.flatMap((w) =>
       w.backup === undefined ? [] : [{ shown: w.plan.shown, backup: w.backup }],
     ),
+    filesWritten,
     recordWritten,
     refused: false,
     changed,
@@ -302,6 +345,18 @@ function writeRecord(
     wrote = true;
   }
   return wrote;
+}
+
+/** The recorded client files, those of this run's clients replaced by what their plans keep. */
+function mergeFileRecords(
+  recorded: NonNullable<InstallRecord['files']>,
+  plans: ReadonlyMap<ClientId, ClientFilesPlan>,
+): Pick<InstallRecord, 'files'> {
+  const files = [
+    ...recorded.filter((f) => !plans.has(f.client as ClientId)),
+    ...[...plans.values()].flatMap((p) => p.records),
+  ].sort((a, b) => compareCodePoints(a.path, b.path));
+  return files.length === 0 ? {} : { files };
 }
 
 /** The recorded clients with this run's, in the order first configured, each with its current name. */

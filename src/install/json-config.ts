@@ -44,8 +44,9 @@ export function buildJsonEntryEdit(
   spec: EntrySpec,
   owned: Readonly<Record<string, unknown>>,
 ): EditResult {
+  const created = { ...spec.createdWith, ...owned };
   if (config === undefined || config.text.trim() === '') {
-    const text = `${JSON.stringify({ [spec.serversKey]: { [spec.key]: owned } }, null, 2)}\n`;
+    const text = `${JSON.stringify({ [spec.serversKey]: { [spec.key]: created } }, null, 2)}\n`;
     return { ok: true, bytes: new Uint8Array(Buffer.from(text, 'utf8')) };
   }
   const before = readDocument(config.text);
@@ -57,11 +58,10 @@ export function buildJsonEntryEdit(
   if ('reason' in located) return { ok: false, reason: located.reason };
   const style = detectStyle(current.text);
   if (located.entry === undefined) {
-    const value = { [spec.key]: owned };
     apply(
       located.servers === undefined
-        ? insertProperty(current.text, located.root, spec.serversKey, value, style)
-        : insertProperty(current.text, located.servers, spec.key, owned, style),
+        ? insertProperty(current.text, located.root, spec.serversKey, { [spec.key]: created }, style)
+        : insertProperty(current.text, located.servers, spec.key, created, style),
     );
   } else {
     for (const field of spec.ownedFields) {

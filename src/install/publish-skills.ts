@@ -316,7 +316,7 @@ function planDeletes(
   return deleted;
 }
 
-type Found =
+export type Found =
   | { readonly kind: 'absent' }
   | {
       readonly kind: 'file';
@@ -328,7 +328,7 @@ type Found =
   | { readonly kind: 'blocked' };
 
 /** What is at `relativePath` inside `copy`, never following a symlink on the way. */
-function inspectFile(copy: string, relativePath: string): Found {
+export function inspectFile(copy: string, relativePath: string): Found {
   const segments = relativePath.split('/');
   let at = copy;
   for (let i = 0; i < segments.length; i++) {

@@ -71,6 +71,16 @@ export interface DirectoryRecord {
   readonly digest: string;
 }
 
+/** A file install wrote whole for a client besides its config (Antigravity's plugin manifest), by digest. */
+export interface ClientFileRecord {
+  /** The client id the file serves. */
+  readonly client: string;
+  /** Project-relative posix path. */
+  readonly path: string;
+  /** `digestBytes` of the bytes written. */
+  readonly digest: string;
+}
+
 export interface InstallRecord {
   readonly version: 2;
   /** The server name the content declared at the last install. */
@@ -88,6 +98,8 @@ export interface InstallRecord {
   readonly directories: readonly DirectoryRecord[];
   /** Absolute paths of the directories install created (outermost first), removed by uninstall when empty. */
   readonly created: readonly string[];
+  /** Files written whole for clients that need them beside their config; absent when there are none. */
+  readonly files?: readonly ClientFileRecord[];
 }
 
 /** What an older companion recorded (version 1): no ownership, but the root, clients and URL to default to. */
@@ -176,6 +188,10 @@ function findRecordProblem(record: Record<string, unknown>): string | undefined 
     isSafeProjectPath((d as { path: string }).path) &&
     isArrayOf((d as { skills: unknown }).skills, skill);
   if (!isArrayOf(record.directories, directory)) return 'has a directory entry it cannot use';
+  const clientFile = (f: unknown) =>
+    hasStrings(f, ['client', 'path', 'digest']) && isSafeProjectPath((f as { path: string }).path);
+  if (record.files !== undefined && !isArrayOf(record.files, clientFile))
+    return 'has a file entry it cannot use';
   return undefined;
 }
 
@@ -241,6 +257,9 @@ export function formatInstallRecord(record: InstallRecord): string {
       })),
     })),
     created: record.created,
+    ...(record.files === undefined || record.files.length === 0
+      ? {}
+      : { files: record.files.map((f) => ({ client: f.client, path: f.path, digest: f.digest })) }),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

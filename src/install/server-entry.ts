@@ -67,6 +67,8 @@ export interface EntryInput {
   /** Absolute content root. */
   readonly root: string;
   readonly launch: Launch;
+  /** The entry's name, for hosts that repeat it inside the entry (Goose). */
+  readonly name: string;
   /** Set for `--url`: the entry names this URL where the host takes one. */
   readonly url?: string;
   /** The absolute node binary, for hosts that do not inherit the shell's PATH. */
@@ -74,19 +76,20 @@ export interface EntryInput {
 }
 
 /**
- * The owned fields of `client`'s entry, in the order they are written. A field of `client.ownedFields` that is
- * absent here is removed from an existing entry (switching between stdio and a URL drops the other's fields).
+ * The owned fields of `client`'s entry, in the order they are written, spelled the way its host reads them. A
+ * field of `client.ownedFields` that is absent here is removed from an existing entry (switching between stdio and
+ * a URL drops the other's fields).
  */
 export function buildServerEntry(client: ClientDefinition, input: EntryInput): Record<string, unknown> {
-  if (input.url !== undefined && client.takesUrl) {
-    // Cursor tells a remote server by its `url`; the others want the transport named.
-    const withType = client.typeField && client.id !== 'cursor';
-    return withType ? { type: 'http', url: input.url } : { url: input.url };
+  const shape = client.entry;
+  const named = shape.name === undefined ? {} : { [shape.name]: input.name };
+  if (input.url !== undefined && shape.url !== undefined) {
+    return { ...pickType(shape.remote), ...named, [shape.url]: input.url, ...pickRest(shape.remote) };
   }
   const root = spellPath(client, input.project, input.root);
   let command: string;
   let args: string[];
-  if (input.launch.kind === 'dependency' && client.scope === 'project') {
+  if (input.launch.kind === 'dependency' && client.scope === 'project' && client.inheritsShellPath) {
     // `--no`: fail rather than download a package called companion when node_modules lacks it.
     command = 'npx';
     args = ['--no', COMMAND_NAME, 'serve', '--root', root];
@@ -94,13 +97,74 @@ export function buildServerEntry(client: ClientDefinition, input: EntryInput): R
     command = client.inheritsShellPath ? 'node' : input.execPath;
     args = [spellPath(client, input.project, input.launch.bin), 'serve', '--root', root];
   }
-  return client.typeField ? { type: 'stdio', command, args } : { command, args };
+  const run =
+    shape.args === undefined
+      ? { [shape.command]: [command, ...args] }
+      : { [shape.command]: command, [shape.args]: args };
+  const cwd = shape.cwd === undefined ? {} : { [shape.cwd]: input.project };
+  return { ...pickType(shape.stdio), ...named, ...run, ...cwd, ...pickRest(shape.stdio) };
+}
+
+/** The `type` of a shape's constant fields, written first as hosts' own examples do; the others go last. */
+function pickType(fields: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  return fields !== undefined && Object.hasOwn(fields, 'type') ? { type: fields.type } : {};
+}
+
+function pickRest(fields: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const { type: _type, ...rest } = fields ?? {};
+  return rest;
+}
+
+/** What an entry runs, whatever its host calls the fields: `{ command, args }` or `{ url }`. */
+export interface EntryLaunch {
+  readonly command?: unknown;
+  readonly args?: readonly unknown[];
+  readonly url?: unknown;
+}
+
+/** Reads an entry in `client`'s shape as the command and arguments it runs, or the URL it names. */
+export function readEntryLaunch(
+  client: ClientDefinition,
+  entry: Readonly<Record<string, unknown>>,
+): EntryLaunch {
+  const shape = client.entry;
+  const url = shape.url === undefined ? undefined : entry[shape.url];
+  const raw = entry[shape.command];
+  if (shape.args === undefined) {
+    const parts = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+    return {
+      ...(parts.length > 0 ? { command: parts[0], args: parts.slice(1) } : {}),
+      ...(url === undefined ? {} : { url }),
+    };
+  }
+  const args = entry[shape.args];
+  return {
+    ...(raw === undefined ? {} : { command: raw }),
+    ...(Array.isArray(args) ? { args } : {}),
+    ...(url === undefined ? {} : { url }),
+  };
+}
+
+/**
+ * A path in an owned field that the host would not pass on as written, because it substitutes variables there:
+ * the reason to refuse, or undefined.
+ */
+export function findSubstitution(
+  client: ClientDefinition,
+  owned: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const rule = client.substitutes;
+  if (rule === undefined) return undefined;
+  const strings = Object.values(owned).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  const hit = strings.find((v): v is string => typeof v === 'string' && rule.pattern.test(v));
+  return hit === undefined
+    ? undefined
+    : `the entry would name ${hit}, which holds ${rule.what}: ${client.label} substitutes that in its configuration, so the server would not get the path as written. Move the project or the content to a path without it, or leave this client out`;
 }
 
 /** Whether the entry's paths are absolute, i.e. valid on this machine only. */
-export function namesAbsolutePaths(entry: Record<string, unknown>): boolean {
-  const args = Array.isArray(entry.args) ? entry.args : [];
-  return [entry.command, ...args].some((part) => typeof part === 'string' && isAbsolute(part));
+export function namesAbsolutePaths(entry: EntryLaunch): boolean {
+  return [entry.command, ...(entry.args ?? [])].some((part) => typeof part === 'string' && isAbsolute(part));
 }
 
 /** `${workspaceFolder}/rel` for hosts that expand it and paths inside the project; else the absolute path. */
@@ -117,11 +181,10 @@ function spellPath(client: ClientDefinition, project: string, path: string): str
  * (`companion`, `…/bin/companion.js`, `companion@1.2.3`). This is the test for "an entry companion wrote":
  * any other entry under the same key is someone else's and is never overwritten.
  */
-export function namesCompanion(entry: unknown): boolean {
-  if (typeof entry !== 'object' || entry === null) return false;
-  const { command, args } = entry as Record<string, unknown>;
-  const parts = [command, ...(Array.isArray(args) ? args : [])];
-  return parts.some((part) => typeof part === 'string' && isCompanionName(part));
+export function namesCompanion(entry: EntryLaunch): boolean {
+  return [entry.command, ...(entry.args ?? [])].some(
+    (part) => typeof part === 'string' && isCompanionName(part),
+  );
 }
 
 function isCompanionName(part: string): boolean {
@@ -134,11 +197,11 @@ function isCompanionName(part: string): boolean {
 }
 
 /** One line naming what an entry runs, for messages. */
-export function formatEntryCommand(entry: unknown): string {
-  if (typeof entry !== 'object' || entry === null) return JSON.stringify(entry);
-  const { command, args, url } = entry as Record<string, unknown>;
+export function formatEntryCommand(entry: EntryLaunch): string {
+  const { command, args, url } = entry;
   if (typeof url === 'string' && command === undefined) return url;
-  const parts = [command, ...(Array.isArray(args) ? args : [])].filter((p) => p !== undefined);
+  const parts = [command, ...(args ?? [])].filter((p) => p !== undefined);
+  if (parts.length === 0) return 'nothing companion can read';
   return parts.map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? '…'))).join(' ');
 }
 
@@ -158,11 +221,9 @@ export type EntryTarget =
  * Reads where an entry points. `${workspaceFolder}` and `${userHome}` are expanded, and relative paths are
  * taken relative to the project (where project hosts start their servers).
  */
-export function readEntryTarget(entry: Record<string, unknown>, project: string, home?: string): EntryTarget {
+export function readEntryTarget(entry: EntryLaunch, project: string, home?: string): EntryTarget {
   if (typeof entry.url === 'string' && entry.command === undefined) return { kind: 'url', url: entry.url };
-  const args = (Array.isArray(entry.args) ? entry.args : []).filter(
-    (a): a is string => typeof a === 'string',
-  );
+  const args = (entry.args ?? []).filter((a): a is string => typeof a === 'string');
   const expand = (value: string): string => {
     let out = value.replaceAll(WORKSPACE_FOLDER, project);
     if (home !== undefined) out = out.replaceAll(USER_HOME, home);

@@ -35,9 +35,12 @@ export function buildTomlEntryEdit(
   owned: Readonly<Record<string, unknown>>,
 ): EditResult {
   const header = `[${formatKeyPath([spec.serversKey, spec.key])}]`;
-  const body = spec.ownedFields
-    .filter((field) => owned[field] !== undefined)
-    .map((field) => `${formatKeyPath([field])} = ${formatTomlValue(owned[field])}`);
+  const body = [
+    ...Object.entries(spec.createdWith ?? {}),
+    ...spec.ownedFields
+      .filter((field) => owned[field] !== undefined)
+      .map((field) => [field, owned[field]] as const),
+  ].map(([field, value]) => `${formatKeyPath([field])} = ${formatTomlValue(value)}`);
   if (config === undefined || config.text.trim() === '') {
     return { ok: true, bytes: new Uint8Array(Buffer.from(`${[header, ...body].join('\n')}\n`, 'utf8')) };
   }

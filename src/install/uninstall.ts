@@ -7,11 +7,19 @@
  * added or changed stays, and the report says so. Planned first, all-or-nothing, rolled back on a failure.
  */
 import { join } from 'node:path';
-import { buildConfigPath, type ClientId, type HomeContext, isClientId, readClient } from './clients.js';
+import { planClientFilesTakeBack } from './client-files.js';
+import {
+  buildConfigPath,
+  type ClientDefinition,
+  type ClientId,
+  type HomeContext,
+  isClientId,
+  readClient,
+} from './clients.js';
 import { decodeConfig, digestBytes } from './config-bytes.js';
-import { buildEntryDigest, type EntrySpec, listForeignFields } from './config-entry.js';
+import { buildEntryDigest, listForeignFields } from './config-entry.js';
 import { type ConfigFile, readConfigFile } from './config-file.js';
-import { formatShownPath, readFormat } from './config-plan.js';
+import { buildEntrySpec, formatShownPath, readFormat } from './config-plan.js';
 import { readContentArea } from './install.js';
 import { createJournal, type Journal, type RollbackReport } from './journal.js';
 import { applyDirectoryPlan, type DirectoryPlan, planSkillsDirectory } from './publish-skills.js';
@@ -57,6 +65,11 @@ export interface UninstallReport {
     readonly removed: readonly string[];
     readonly kept: readonly { readonly id: string; readonly reason: string }[];
   }[];
+  /** Files written whole beside a config (Antigravity's plugin manifest): removed, or kept with why. */
+  readonly files: {
+    readonly removed: readonly string[];
+    readonly kept: readonly { readonly path: string; readonly reason: string }[];
+  };
   /** Clients that stay installed. */
   readonly remaining: readonly string[];
   /** The record was removed with `.companion/` (everything taken back), else rewritten. */
@@ -83,7 +96,15 @@ interface ConfigTakeBackPlan {
 
 export function uninstall(input: UninstallInput): UninstallReport {
   const { project, where } = input;
-  const none = { unknown: [], clients: [], configs: [], directories: [], remaining: [], refusals: [] };
+  const none = {
+    unknown: [],
+    clients: [],
+    configs: [],
+    directories: [],
+    files: { removed: [], kept: [] },
+    remaining: [],
+    refusals: [],
+  };
   const read = readInstallRecord(project);
   if (read.status === 'absent') {
     return {
@@ -111,6 +132,7 @@ export function uninstall(input: UninstallInput): UninstallReport {
   const everything = remaining.length === 0;
 
   const configPlan = planConfigTakeBack(record, selected, project, where);
+  const files = planClientFilesTakeBack(record.files ?? [], selected, project);
   const { plans, kept: keptDirectories } = planDirectoryTakeBack(record, remaining, everything, project);
   const refusals = [
     ...configPlan.refusals,
@@ -127,6 +149,7 @@ export function uninstall(input: UninstallInput): UninstallReport {
       removed: p.outcome.removed,
       kept: p.outcome.kept,
     })),
+    files: { removed: files.removed, kept: files.kept },
     remaining: remaining.map((c) => c.id),
     refusals,
   };
@@ -138,6 +161,7 @@ export function uninstall(input: UninstallInput): UninstallReport {
   const journal = createJournal();
   try {
     for (const step of configPlan.steps) step(journal);
+    for (const file of files.deletes) journal.deleteFile(file.path, file.before, file.keep);
     for (const plan of plans) applyDirectoryPlan(plan, journal);
     // Directories install created that nothing fills any more, deepest first.
     const created = [...record.created].sort((a, b) => b.length - a.length);
@@ -152,6 +176,10 @@ export function uninstall(input: UninstallInput): UninstallReport {
         configs: configPlan.kept,
         directories: [...keptDirectories, ...plans.map((p) => p.record).filter((d) => d.skills.length > 0)],
         created: record.created.filter((dir) => !removed.has(dir)),
+        files: [
+          ...(record.files ?? []).filter((f) => !selected.includes(f.client)),
+          ...(record.files ?? []).filter((f) => files.kept.some((k) => k.path === f.path)),
+        ],
       };
       const path = join(project, ...RECORD_FILE.split('/'));
       journal.writeFile(
@@ -166,7 +194,9 @@ export function uninstall(input: UninstallInput): UninstallReport {
     return { ...base, status: 'aborted', recordRemoved: false, backupsKept: false, aborted, failed: true };
   }
   const failed =
-    base.configs.some((c) => c.outcome === 'left') || base.directories.some((d) => d.kept.length > 0);
+    base.configs.some((c) => c.outcome === 'left') ||
+    base.directories.some((d) => d.kept.length > 0) ||
+    files.kept.length > 0;
   return {
     ...base,
     status: 'done',
@@ -192,7 +222,7 @@ function planConfigTakeBack(
     clients.flatMap((c) => {
       if (!isClientId(c.id)) return [];
       const client = readClient(c.id);
-      const path = buildConfigPath(client, project, where);
+      const path = buildConfigPath(client, project, where, c.name);
       return path === undefined ? [] : [{ path, table: client.serversKey, name: c.name, client }];
     });
   const taken = entriesOf(record.clients.filter((c) => selected.includes(c.id)));
@@ -229,7 +259,7 @@ function planConfigTakeBack(
     }
     if (stays.length === 0 && restoreOriginal(config, file, project, shown, names, plan)) continue;
     allRestored = false;
-    removeEntries(file, ours, client.ownedFields, shown, readFormat(client), plan);
+    removeEntries(file, ours, client, shown, plan);
   }
   return { ...plan, allRestored };
 }
@@ -264,23 +294,25 @@ function restoreOriginal(
 function removeEntries(
   file: Extract<ConfigFile, { kind: 'present' }>,
   entries: readonly EntryRecord[],
-  ownedFields: readonly string[],
+  client: ClientDefinition,
   shown: string,
-  format: ReturnType<typeof readFormat>,
   plan: ConfigTakeBackPlan,
 ): void {
+  const format = readFormat(client);
+  const { ownedFields } = client;
+  const hostValues = { ...client.hostDefaults, ...client.createdWith };
   let bytes = file.bytes;
   const removed: string[] = [];
   const left: string[] = [];
   for (const entry of entries) {
-    const spec: EntrySpec = { serversKey: entry.table, key: entry.name, ownedFields, shownPath: shown };
+    const spec = { ...buildEntrySpec(client, entry.name, shown), serversKey: entry.table };
     const found = format.read(decodeConfig(bytes), spec);
     if (found.status === 'missing') continue;
     if (found.status === 'invalid') {
       plan.refusals.push(found.reason);
       return;
     }
-    const added = listForeignFields(found.entry, ownedFields);
+    const added = listForeignFields(found.entry, ownedFields, hostValues);
     if (added.length > 0) left.push(`"${entry.name}" holds ${added.join(', ')}, which you added`);
     else if (buildEntryDigest(found.entry, ownedFields) !== entry.digest) {
       left.push(`"${entry.name}" changed since install wrote it`);
@@ -417,6 +449,10 @@ export function formatUninstallReport(report: UninstallReport): string {
         `Kept ${dir.shown}/${kept.id}: ${kept.reason.replace(/^it is no longer published, but /, '')}; remove it by hand if you do not need it.`,
       );
     }
+  }
+  if (report.files.removed.length > 0) out.push(`Removed ${report.files.removed.join(', ')}.`);
+  for (const kept of report.files.kept) {
+    out.push(`Kept ${kept.path}: ${kept.reason}; remove it by hand if you do not need it.`);
   }
   if (report.recordRemoved) {
     out.push(

@@ -215,7 +215,7 @@ describe('companion doctor', () => {
       [
         ...HEADER,
         '',
-        'No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml and Claude Desktop’s): run `npx companion install --client NAME`.',
+        'No host configuration found (looked for .mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, .gemini/settings.json, opencode.json or opencode.jsonc, .agents/plugins/NAME/mcp_config.json, Claude Desktop’s claude_desktop_config.json, ~/.codex/config.toml, ~/.config/goose/config.yaml and ~/.codeium/windsurf/mcp_config.json): run `npx companion install --client NAME`.',
         '',
         '1 thing needs action (marked fix).',
         '',

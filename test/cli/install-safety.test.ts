@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLIENT_IDS } from '../../src/install/clients.js';
+import { CLIENT_IDS, readClient } from '../../src/install/clients.js';
 import { repoRoot } from '../helpers/run-cli.js';
 import { createSandbox, listFiles, readText, readTree, type Sandbox } from '../install/helpers.js';
 
@@ -28,6 +28,12 @@ const CONFIG: Record<(typeof CLIENT_IDS)[number], string> = {
   cursor: 'project/.cursor/mcp.json',
   codex: 'project/.codex/config.toml',
   'codex-user': 'home/.codex/config.toml',
+  gemini: 'project/.gemini/settings.json',
+  goose: 'home/.config/goose/config.yaml',
+  opencode: 'project/opencode.json',
+  'copilot-cli': 'project/.mcp.json',
+  windsurf: 'home/.codeium/windsurf/mcp_config.json',
+  antigravity: 'project/.agents/plugins/fixture/mcp_config.json',
   generic: 'project/.mcp.json',
 };
 
@@ -40,12 +46,17 @@ const FOREIGN = [
   { command: 'node', args: ['/srv/acme/server.js', '--data', '/home/me/companion'] },
 ];
 
+/** Plants a foreign entry named `fixture` in `client`'s config, in the client's own format and shape. */
 function plantForeign(client: (typeof CLIENT_IDS)[number], index: number): string {
   const entry = FOREIGN[index % FOREIGN.length]!;
-  const key = client === 'vscode' ? 'servers' : 'mcpServers';
-  const text = client.startsWith('codex')
-    ? `# mine\n[mcp_servers.fixture]\ncommand = ${JSON.stringify(entry.command)}\nargs = ${JSON.stringify(entry.args)}\n`
-    : `{\n  // mine\n  "${key}": { "fixture": ${JSON.stringify(entry)} }\n}\n`;
+  const { serversKey, format } = readClient(client);
+  const shaped = client === 'opencode' ? { type: 'local', command: [entry.command, ...entry.args] } : entry;
+  const text =
+    format === 'toml'
+      ? `# mine\n[mcp_servers.fixture]\ncommand = ${JSON.stringify(entry.command)}\nargs = ${JSON.stringify(entry.args)}\n`
+      : format === 'yaml'
+        ? `# mine\nextensions:\n  fixture:\n    enabled: true\n    type: stdio\n    name: fixture\n    cmd: ${JSON.stringify(entry.command)}\n    args: ${JSON.stringify(entry.args)}\n`
+        : `{\n  // mine\n  "${serversKey}": { "fixture": ${JSON.stringify(shaped)} }\n}\n`;
   box.temp.write(CONFIG[client], text);
   return text;
 }

@@ -502,7 +502,7 @@ describe('companion install: usage', () => {
     const unknown = await box.install('--client', 'emacs');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
-      "companion install: unknown client 'emacs': use claude-code, claude-desktop, vscode, cursor, codex, codex-user, generic",
+      "companion install: unknown client 'emacs': use claude-code, claude-desktop, vscode, cursor, codex, codex-user, gemini, goose, opencode, copilot-cli, windsurf, antigravity, generic",
     );
     expect((await box.install('--port', '4000')).code).toBe(2);
     expect((await box.install('--url', '--stdio')).code).toBe(2);

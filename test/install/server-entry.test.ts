@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildConfigPath, CLIENT_IDS, readClient } from '../../src/install/clients.js';
 import {
   buildServerEntry,
+  findSubstitution,
   namesCompanion,
   OWN_BIN,
+  readEntryLaunch,
   readEntryTarget,
   readLaunch,
   WORKSPACE_FOLDER as WF,
@@ -13,7 +15,13 @@ import { repoRoot } from '../helpers/run-cli.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 
 const STANDALONE = { kind: 'standalone', bin: '/opt/companion/bin/companion.js' } as const;
-const base = { project: '/p', root: '/p/content', launch: STANDALONE, execPath: '/usr/local/bin/node' };
+const base = {
+  project: '/p',
+  root: '/p/content',
+  launch: STANDALONE,
+  name: 'fixture',
+  execPath: '/usr/local/bin/node',
+};
 
 describe('buildServerEntry', () => {
   it('runs node with the absolute bin and root for hosts that expand nothing', () => {
@@ -81,6 +89,90 @@ describe('buildServerEntry', () => {
   });
 });
 
+describe('buildServerEntry for the hosts of each shape', () => {
+  const args = ['/opt/companion/bin/companion.js', 'serve', '--root', '/p/content'];
+  const url = 'http://127.0.0.1:3917/mcp';
+
+  it('spells each host’s own fields', () => {
+    expect(buildServerEntry(readClient('gemini'), base)).toEqual({ command: 'node', args });
+    expect(buildServerEntry(readClient('gemini'), { ...base, url })).toEqual({ httpUrl: url });
+    expect(buildServerEntry(readClient('opencode'), base)).toEqual({
+      type: 'local',
+      command: ['node', ...args],
+    });
+    expect(buildServerEntry(readClient('opencode'), { ...base, url })).toEqual({ type: 'remote', url });
+    expect(buildServerEntry(readClient('copilot-cli'), base)).toEqual(
+      buildServerEntry(readClient('claude-code'), base),
+    );
+    // Desktop apps get node's absolute path.
+    expect(buildServerEntry(readClient('windsurf'), base)).toEqual({ command: '/usr/local/bin/node', args });
+    expect(buildServerEntry(readClient('windsurf'), { ...base, url })).toEqual({ serverUrl: url });
+    expect(buildServerEntry(readClient('goose'), base)).toEqual({
+      type: 'stdio',
+      name: 'fixture',
+      cmd: '/usr/local/bin/node',
+      args,
+      description: 'Skills and knowledge documents served by companion',
+      timeout: 300,
+    });
+    expect(buildServerEntry(readClient('goose'), { ...base, url })).toEqual({
+      type: 'streamable_http',
+      name: 'fixture',
+      uri: url,
+      description: 'Skills and knowledge documents served by companion',
+      timeout: 300,
+    });
+    expect(buildServerEntry(readClient('antigravity'), base)).toEqual({
+      command: '/usr/local/bin/node',
+      args,
+      cwd: '/p',
+    });
+    // Antigravity takes no URL companion could confirm: the command is written.
+    expect(buildServerEntry(readClient('antigravity'), { ...base, url })).toHaveProperty('command');
+  });
+
+  it('runs a dependency through npx only for project hosts that inherit the shell’s PATH', () => {
+    const launch = { kind: 'dependency', bin: '/p/node_modules/companion-mcp/bin/companion.js' } as const;
+    expect(buildServerEntry(readClient('opencode'), { ...base, launch }).command).toEqual([
+      'npx',
+      '--no',
+      'companion',
+      'serve',
+      '--root',
+      '/p/content',
+    ]);
+    expect(buildServerEntry(readClient('antigravity'), { ...base, launch })).toMatchObject({
+      command: '/usr/local/bin/node',
+      args: [launch.bin, 'serve', '--root', '/p/content'],
+    });
+  });
+
+  it('reads every shape back as the command it runs', () => {
+    for (const id of CLIENT_IDS) {
+      const client = readClient(id);
+      const launch = readEntryLaunch(client, buildServerEntry(client, base));
+      expect(namesCompanion(launch), id).toBe(true);
+      expect(readEntryTarget(launch, '/p'), id).toMatchObject({ kind: 'stdio', root: '/p/content' });
+      if (client.takesUrl) {
+        const remote = readEntryLaunch(client, buildServerEntry(client, { ...base, url }));
+        expect(readEntryTarget(remote, '/p'), id).toEqual({ kind: 'url', url });
+      }
+    }
+  });
+
+  it('refuses a path the host would substitute a variable in', () => {
+    const gemini = readClient('gemini');
+    const owned = buildServerEntry(gemini, { ...base, root: '/home/me/$WORK/content' });
+    expect(findSubstitution(gemini, owned)).toContain('Gemini CLI substitutes that');
+    expect(findSubstitution(gemini, buildServerEntry(gemini, base))).toBeUndefined();
+    expect(findSubstitution(readClient('claude-code'), owned)).toBeUndefined();
+    const opencode = readClient('opencode');
+    expect(findSubstitution(opencode, buildServerEntry(opencode, { ...base, root: '/r/{env:X}' }))).toContain(
+      '{env:',
+    );
+  });
+});
+
 describe('namesCompanion', () => {
   it('knows companion by its bin or package, however it is spelled', () => {
     for (const entry of [
@@ -101,8 +193,7 @@ describe('namesCompanion', () => {
       { command: 'node', args: ['/x/my-companion.js'] },
       { url: 'http://127.0.0.1:3917/mcp' },
       { command: 'node' },
-      'companion',
-      null,
+      {},
     ]) {
       expect(namesCompanion(entry), JSON.stringify(entry)).toBe(false);
     }
@@ -124,7 +215,7 @@ describe('readEntryTarget', () => {
       root: '/r',
       npx: true,
     });
-    expect(readEntryTarget({ type: 'http', url: 'http://h/mcp' }, '/p')).toEqual({
+    expect(readEntryTarget({ url: 'http://h/mcp' }, '/p')).toEqual({
       kind: 'url',
       url: 'http://h/mcp',
     });
@@ -159,34 +250,76 @@ describe('readLaunch', () => {
 describe('buildConfigPath', () => {
   const desktop = readClient('claude-desktop');
   it('puts Claude Desktop’s config where each platform keeps it', () => {
-    expect(buildConfigPath(desktop, '/p', { home: '/h', env: {}, platform: 'linux' })).toBe(
+    const at = (where: Parameters<typeof buildConfigPath>[2]) => buildConfigPath(desktop, '/p', where, 'x');
+    expect(at({ home: '/h', env: {}, platform: 'linux' })).toBe(
       '/h/.config/Claude/claude_desktop_config.json',
     );
-    expect(
-      buildConfigPath(desktop, '/p', { home: '/h', env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux' }),
-    ).toBe('/x/Claude/claude_desktop_config.json');
-    expect(buildConfigPath(desktop, '/p', { home: '/h', env: {}, platform: 'darwin' })).toBe(
+    expect(at({ home: '/h', env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux' })).toBe(
+      '/x/Claude/claude_desktop_config.json',
+    );
+    expect(at({ home: '/h', env: {}, platform: 'darwin' })).toBe(
       '/h/Library/Application Support/Claude/claude_desktop_config.json',
     );
-    expect(buildConfigPath(desktop, '/p', { home: undefined, env: {}, platform: 'linux' })).toBeUndefined();
+    expect(at({ home: undefined, env: {}, platform: 'linux' })).toBeUndefined();
   });
 
   it('honours CODEX_HOME and puts project configs in the project', () => {
     const where = { home: '/h', env: { CODEX_HOME: '/c' }, platform: 'linux' as const };
-    expect(buildConfigPath(readClient('codex-user'), '/p', where)).toBe('/c/config.toml');
-    expect(buildConfigPath(readClient('codex-user'), '/p', { ...where, env: {} })).toBe(
+    expect(buildConfigPath(readClient('codex-user'), '/p', where, 'x')).toBe('/c/config.toml');
+    expect(buildConfigPath(readClient('codex-user'), '/p', { ...where, env: {} }, 'x')).toBe(
       '/h/.codex/config.toml',
     );
     const project = CLIENT_IDS.filter((id) => readClient(id).scope === 'project').map((id) => [
       id,
-      buildConfigPath(readClient(id), '/p', where),
+      buildConfigPath(readClient(id), '/p', where, 'fixture'),
     ]);
     expect(Object.fromEntries(project)).toEqual({
       'claude-code': '/p/.mcp.json',
       vscode: '/p/.vscode/mcp.json',
       cursor: '/p/.cursor/mcp.json',
       codex: '/p/.codex/config.toml',
+      gemini: '/p/.gemini/settings.json',
+      opencode: '/p/opencode.json',
+      'copilot-cli': '/p/.mcp.json',
+      antigravity: '/p/.agents/plugins/fixture/mcp_config.json',
       generic: '/p/.mcp.json',
     });
+  });
+
+  it('puts Goose’s and Windsurf’s user files where each keeps them', () => {
+    const goose = (where: Parameters<typeof buildConfigPath>[2]) =>
+      buildConfigPath(readClient('goose'), '/p', where, 'x');
+    expect(goose({ home: '/h', env: {}, platform: 'linux' })).toBe('/h/.config/goose/config.yaml');
+    expect(goose({ home: '/h', env: {}, platform: 'darwin' })).toBe('/h/.config/goose/config.yaml');
+    expect(goose({ home: '/h', env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux' })).toBe(
+      '/x/goose/config.yaml',
+    );
+    expect(goose({ home: '/h', env: { GOOSE_PATH_ROOT: '/g' }, platform: 'linux' })).toBe(
+      '/g/config/config.yaml',
+    );
+    // A relative GOOSE_PATH_ROOT is ignored by Goose too (paths.rs `validated_path_root`).
+    expect(goose({ home: '/h', env: { GOOSE_PATH_ROOT: 'rel' }, platform: 'linux' })).toBe(
+      '/h/.config/goose/config.yaml',
+    );
+    expect(goose({ home: '/h', env: { APPDATA: '/a' }, platform: 'win32' })).toBe(
+      join('/a', 'Block', 'goose', 'config', 'config.yaml'),
+    );
+    expect(
+      buildConfigPath(readClient('windsurf'), '/p', { home: '/h', env: {}, platform: 'linux' }, 'x'),
+    ).toBe('/h/.codeium/windsurf/mcp_config.json');
+  });
+
+  it('uses OpenCode’s opencode.jsonc when the project has one, and opencode.json otherwise', () => {
+    const temp = createTempProject({ 'opencode.jsonc': '{}' });
+    try {
+      const where = { home: '/h', env: {}, platform: 'linux' as const };
+      expect(buildConfigPath(readClient('opencode'), temp.root, where, 'x')).toBe(
+        temp.path('opencode.jsonc'),
+      );
+      temp.write('opencode.json', '{}');
+      expect(buildConfigPath(readClient('opencode'), temp.root, where, 'x')).toBe(temp.path('opencode.json'));
+    } finally {
+      temp.cleanup();
+    }
   });
 });

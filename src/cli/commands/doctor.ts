@@ -12,11 +12,13 @@ import { readContent, readRecordedRoot } from './install.js';
 
 const USAGE = `Usage: companion doctor [--project DIR] [--root DIR]
 
-Checks every host configuration it finds (.mcp.json, .vscode/mcp.json, .cursor/mcp.json,
-.codex/config.toml, ~/.codex/config.toml, Claude Desktop's): whether it starts this
-server on this content root, whether the skills published into the project are fresh
-(against the content, .companion/state.json and the copies on disk), and what that
-host is known not to support, with what to do about it.
+Checks every host configuration it finds (the files of \`companion install\`'s clients:
+.mcp.json, .vscode/mcp.json, .cursor/mcp.json, .codex/config.toml, ~/.codex/config.toml,
+.gemini/settings.json, ~/.config/goose/config.yaml, opencode.json(c),
+~/.codeium/windsurf/mcp_config.json, .agents/plugins/NAME/, Claude Desktop's): whether
+it starts this server on this content root, whether the skills published into the
+project are fresh (against the content, .companion/state.json and the copies on disk),
+and what that host is known not to support, with what to do about it.
 
 Options:
   --project DIR   The project to check. Default: the current directory.

@@ -35,12 +35,20 @@ Clients:
   cursor          .cursor/mcp.json (mcpServers) and .cursor/skills
   codex           .codex/config.toml ([mcp_servers.NAME]) and .agents/skills
   codex-user      ~/.codex/config.toml (or $CODEX_HOME) and .agents/skills
+  gemini          .gemini/settings.json (mcpServers) and .agents/skills
+  goose           ~/.config/goose/config.yaml (extensions) and .agents/skills
+  opencode        opencode.json or opencode.jsonc (mcp) and .opencode/skills
+  copilot-cli     .mcp.json (mcpServers) and .github/skills
+  windsurf        ~/.codeium/windsurf/mcp_config.json (mcpServers) and .windsurf/skills
+  antigravity     .agents/plugins/NAME/ (a workspace plugin: plugin.json, mcp_config.json)
+                  and .agents/skills
   generic         .mcp.json (mcpServers) and .agents/skills
 
 Options:
   --client NAME   A host to configure; repeat it, or separate names with commas.
                   Default: the clients installed before; else the hosts whose directory
-                  the project has (.claude/, .vscode/, .cursor/, .codex/); else generic.
+                  the project has (.claude/, .vscode/, .cursor/, .codex/, .gemini/,
+                  .opencode/); else generic.
   --project DIR   The project to install into. Default: the current directory.
   --root DIR      The content repository to serve. Default: the one installed from
                   before, else the current directory.
