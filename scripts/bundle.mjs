@@ -3,7 +3,7 @@
  * Bundles the compiled CLI (`dist/cli/main.js` and each `dist/cli/commands/*.js`) into `dist/bundle/`, the
  * layout `bin/companion.js` loads. Why: a process that starts for one `companion check` spends most of a small
  * run resolving and compiling ~200 module files (zod alone is ~80); one file per command plus shared chunks
- * starts in about half the time. Only pure-JS libraries are bundled; React, Ink, the MCP SDK and chokidar stay
+ * starts in about half the time. Only pure-JS libraries are bundled; React, Ink, the MCP SDK, chokidar and yaml stay
  * external (loaded from node_modules, and only by the commands that use them), so `check` still never loads
  * them. The layout mirrors `dist/cli/` (`main.js`, `commands/<name>.js`), which `main.ts` relies on to find a
  * command at run time.

@@ -215,7 +215,8 @@ function parseDocuments(
   const invalid = (why: string) => ({
     reason: `${shownPath} is not valid YAML (${why}); fix it by hand, then run again.`,
   });
-  const docs = parseAllDocuments(text, { uniqueKeys: true });
+  // logLevel: a file with collection keys must not print the library's warnings into install's output.
+  const docs = parseAllDocuments(text, { uniqueKeys: true, logLevel: 'error' });
   if (docs.length > 1) {
     return {
       reason: `${shownPath} holds ${docs.length} YAML documents; hosts read one. Keep one, then run again.`,

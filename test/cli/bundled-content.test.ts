@@ -38,6 +38,12 @@ describe('bundled content agrees with companion install', () => {
     'vs-code': ['vscode'],
     cursor: ['cursor'],
     codex: ['codex', 'codex-user'],
+    'gemini-cli': ['gemini'],
+    goose: ['goose'],
+    opencode: ['opencode'],
+    'copilot-cli': ['copilot-cli'],
+    windsurf: ['windsurf'],
+    antigravity: ['antigravity'],
   };
 
   it('each host document names the install command for its host and the skills directory it fills', () => {

@@ -61,7 +61,10 @@ export function createSandbox(): Sandbox {
     doctor: (...args) => runCommand(doctor, args, { cwd: project, env }),
     uninstall: (...args) => runCommand(uninstall, args, { cwd: project, env }),
     cli: (...args) =>
-      runCli(args, { cwd: project, env: { HOME: home, XDG_CONFIG_HOME: undefined, CODEX_HOME: undefined } }),
+      runCli(args, {
+        cwd: project,
+        env: { HOME: home, XDG_CONFIG_HOME: undefined, CODEX_HOME: undefined, GOOSE_PATH_ROOT: undefined },
+      }),
     cleanup: () => temp.cleanup(),
   };
 }
