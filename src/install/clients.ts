@@ -91,6 +91,8 @@ interface ClientFields {
    * entry holding these beside its owned fields still counts as companion's when uninstall takes it back.
    */
   readonly hostDefaults?: Readonly<Record<string, unknown>>;
+  /** The entry names the host keeps as written, when it is stricter than install's own rule. */
+  readonly entryNames?: { readonly pattern: RegExp; readonly rule: string };
   /** Files beside the config that the host needs (Antigravity's `plugin.json` and the directory's `.gitignore`). */
   readonly files?: (name: string, server: string) => readonly ClientFileSpec[];
   /** The config sits in a directory that keeps itself out of git, so absolute paths in it are no concern. */
@@ -398,6 +400,8 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
     },
     createdWith: { enabled: true },
     hostDefaults: GOOSE_DEFAULTS,
+    // Goose saves an entry under `name_to_key(name)`: lowercase, `_` for other characters (config/extensions.rs).
+    entryNames: { pattern: /^[a-z0-9_-]+$/, rule: 'lowercase letters, digits, "_" and "-"' },
     skillsDir: '.agents/skills',
     expandsWorkspaceFolder: false,
     inheritsShellPath: false,

@@ -142,6 +142,9 @@ function findRequestRefusal(request: ClientRequest): string | undefined {
   if (previousName !== undefined && client.projectFiles?.some((f) => f.includes('{name}'))) {
     return `${client.label}'s files are named after the entry ("${previousName}"), so --name cannot move them: run \`${RUN_PREFIX} uninstall --client ${client.id}\`, then install again with --name ${name}`;
   }
+  if (client.entryNames !== undefined && !client.entryNames.pattern.test(name)) {
+    return `${client.label} keeps an entry under a name of ${client.entryNames.rule} only, and would save "${name}" as a second entry: pass --name NAME with such a name`;
+  }
   return findSubstitution(client, request.owned);
 }
 
@@ -199,7 +202,7 @@ function planClient(
       return {
         ...base,
         status: 'refused',
-        reason: `${shown} already has an entry "${name}" that runs \`${formatEntryCommand(readEntryLaunch(client, read.entry))}\`, which companion install did not write. It never changes an entry it did not write: pass --name NAME to add this server under another name, or rename or remove that entry, then run again.`,
+        reason: `${shown} already has an entry "${name}" that runs \`${formatEntryCommand(readEntryLaunch(client, read.entry), read.entry)}\`, which companion install did not write. It never changes an entry it did not write: pass --name NAME to add this server under another name, or rename or remove that entry, then run again.`,
       };
     }
   }

@@ -191,7 +191,7 @@ function checkEntry(
   if (!namesCompanion(entry)) {
     checks.push({
       level: 'fix',
-      text: `"${server}" in ${shown} runs \`${formatEntryCommand(entry)}\`, which is not companion; install will not touch it. Rename or remove it, then run ${install}.`,
+      text: `"${server}" in ${shown} runs \`${formatEntryCommand(entry, read.entry)}\`, which is not companion; install will not touch it. Rename or remove it, then run ${install}.`,
     });
     return checks;
   }

@@ -196,12 +196,15 @@ function isCompanionName(part: string): boolean {
   return name === COMMAND_NAME || name === PACKAGE_NAME;
 }
 
-/** One line naming what an entry runs, for messages. */
-export function formatEntryCommand(entry: EntryLaunch): string {
+/** One line naming what an entry runs, for messages; the entry itself (shortened) when it names no command. */
+export function formatEntryCommand(entry: EntryLaunch, raw?: unknown): string {
   const { command, args, url } = entry;
   if (typeof url === 'string' && command === undefined) return url;
   const parts = [command, ...(args ?? [])].filter((p) => p !== undefined);
-  if (parts.length === 0) return 'nothing companion can read';
+  if (parts.length === 0) {
+    const text = JSON.stringify(raw) ?? '{}';
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  }
   return parts.map((p) => (typeof p === 'string' ? p : (JSON.stringify(p) ?? '…'))).join(' ');
 }
 

@@ -436,6 +436,26 @@ describe('what each new host needs of its own', () => {
     );
   });
 
+  it('Goose: refuses an entry name Goose would save under another key', async () => {
+    const result = await box.install('--root', box.root, '--client', 'goose', '--name', 'Fixture.Docs');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'Refused Goose: ~/.config/goose/config.yaml: Goose keeps an entry under a name of lowercase letters, digits, "_" and "-" only, and would save "Fixture.Docs" as a second entry: pass --name NAME with such a name.',
+    );
+    expect(listFiles(box.home)).toEqual([]);
+  });
+
+  it('names a foreign entry that runs no command it can read by what it holds', async () => {
+    box.temp.write(
+      'project/.gemini/settings.json',
+      '{ "mcpServers": { "fixture": { "url": "https://example.com/sse" } } }\n',
+    );
+    const result = await box.install('--root', box.root, '--client', 'gemini');
+    expect(result.stdout).toContain(
+      'already has an entry "fixture" that runs `{"url":"https://example.com/sse"}`',
+    );
+  });
+
   it('refuses a project path that Gemini CLI would expand as a variable, and writes nothing', async () => {
     const root = box.temp.path('my$WORK/content');
     fs.cpSync(box.root, root, { recursive: true });
