@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { ClientId } from '../../src/install/clients.js';
 import { OWN_BIN } from '../../src/install/server-entry.js';
+import { GOOSE_CONFIG } from '../install/config-text.js';
 import {
   createSandbox,
   listFiles,
@@ -75,27 +76,7 @@ const HOSTS: readonly HostCase[] = [
     id: 'goose',
     label: 'Goose',
     config: 'home/.config/goose/config.yaml',
-    mine: `# Goose configuration
-GOOSE_PROVIDER: anthropic   # the provider
-GOOSE_MODEL: claude-4.5-sonnet
-
-extensions:
-  developer:
-    bundled: true
-    enabled: true
-    name: developer
-    timeout: 300
-    type: builtin
-  # my memory server
-  memory:
-    enabled: false
-    type: stdio
-    name: memory
-    cmd: uvx
-    args:
-    - mcp-memory
-GOOSE_MODE: smart_approve
-`,
+    mine: GOOSE_CONFIG,
     read: (text) => parseYaml(text) as Record<string, unknown>,
     table: 'extensions',
     entry: (root) => ({

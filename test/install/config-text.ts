@@ -30,3 +30,28 @@ export function specOf(
 ): EntrySpec {
   return { serversKey, key, ownedFields, shownPath };
 }
+
+/** A Goose config.yaml as people have one: comments, a built-in extension, a stdio one of their own. */
+export const GOOSE_CONFIG = `# Goose configuration
+GOOSE_PROVIDER: anthropic   # the provider
+GOOSE_MODEL: claude-4.5-sonnet
+
+extensions:
+  developer:
+    bundled: true
+    enabled: true
+    name: developer
+    timeout: 300
+    type: builtin
+  # my memory server
+  memory:
+    enabled: false
+    type: stdio
+    name: memory
+    cmd: uvx
+    args:
+    - mcp-memory
+    envs:
+      TOKEN: "x"
+GOOSE_MODE: smart_approve
+`;

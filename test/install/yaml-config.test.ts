@@ -7,7 +7,7 @@ import {
   formatYamlInline,
   readYamlEntry,
 } from '../../src/install/yaml-config.js';
-import { configOf, reasonOf, specOf, textOf } from './config-text.js';
+import { configOf, GOOSE_CONFIG as GOOSE, reasonOf, specOf, textOf } from './config-text.js';
 
 // Goose's shape: `extensions.<name>` with `enabled` (created with), `type`, `name`, `cmd`, `args`, `uri`.
 const SPEC = {
@@ -50,30 +50,6 @@ function entryLines(indent: string, unit: string, eol = '\n'): string {
     '',
   ].join(eol);
 }
-
-const GOOSE = `# Goose configuration
-GOOSE_PROVIDER: anthropic   # the provider
-GOOSE_MODEL: claude-4.5-sonnet
-
-extensions:
-  developer:
-    bundled: true
-    enabled: true
-    name: developer
-    timeout: 300
-    type: builtin
-  # my memory server
-  memory:
-    enabled: false
-    type: stdio
-    name: memory
-    cmd: uvx
-    args:
-    - mcp-memory
-    envs:
-      TOKEN: "x"
-GOOSE_MODE: smart_approve
-`;
 
 describe('buildYamlEntryEdit', () => {
   it('creates a file holding only our entry', () => {
