@@ -2,8 +2,9 @@
 /**
  * Do two builds derive the same catalog? For checking a performance fix: every diagnostic-code fixture, the S
  * and M corpora (each built twice, so memo paths run), and a sequence of incremental edits through the catalog
- * store (documents, skill references, a new and a deleted document, the scope file, skills/base.md) on a
- * throwaway copy of M with fixed mtimes. Prints one line per check; exits 1 on any difference.
+ * store (documents, skill references, a new and a deleted document, a prompt added, broken, covered and deleted, the
+ * scope file, skills/base.md) on a throwaway copy of M with fixed mtimes. Prints one line per check; exits 1 on any
+ * difference. A baseline built before prompts existed differs on the prompt steps, as it should.
  *
  *   node bench/lab/equivalence.mjs <baseline build dir> <candidate build dir>
  *
@@ -62,7 +63,18 @@ const digestResult = ({ catalog: c, diagnostics }) =>
       s.files,
       s.body.length,
     ]),
-    c.documents.map((d) => [d.id, d.title, d.description, d.whenToUse, d.scope, d.body.length, d.sections]),
+    c.documents.map((d) => [
+      d.id,
+      d.title,
+      d.description,
+      d.whenToUse,
+      d.scope,
+      d.fields,
+      d.body.length,
+      d.sections,
+    ]),
+    // Prompts: what prompts/list lists, where each comes from, and the template prompts/get fills in.
+    (c.prompts ?? []).map((p) => [p.listed, p.scope, p.source, p.draft, p.arguments, p.template]),
     c.instructions,
     c.coverage,
     c.tools,
@@ -152,6 +164,11 @@ for (const m of modules) {
     base: text('skills/base.md'),
   };
   const extra = 'knowledge/documents/any/new-area/extra.md';
+  const prompt = 'prompts/extra.md';
+  const promptText =
+    '---\ndescription: "x"\narguments:\n  - name: doc\n    description: "d"\n    kind: document\n---\nRead {{doc.uri}}.\n';
+  const covered = JSON.parse(originals.scope);
+  covered.topics[0].prompts = ['extra'];
   // Each step: [path, new text] pairs (null deletes the file); the store is told exactly those paths.
   const steps = [
     [[doc, `${originals.doc}\nmore\n`]],
@@ -160,6 +177,13 @@ for (const m of modules) {
     [[extra, '---\ndescription: "x"\n---\n# Extra\n']],
     [['knowledge/server-scope.json', originals.scope.replace('Holds wherever you work.', 'Holds anywhere.')]],
     [['skills/base.md', `${originals.base}\nSee [x](../SKILL.md).\n`]],
+    [[prompt, promptText]],
+    [[prompt, promptText.replace('{{doc.uri}}', '{{nope}}')]],
+    [
+      [prompt, promptText],
+      ['knowledge/server-scope.json', `${JSON.stringify(covered, null, 2)}\n`],
+    ],
+    [[prompt, null]],
     [[extra, null]],
     [
       [ref, originals.ref],

@@ -47,17 +47,23 @@ export interface ServedStore {
 
 /**
  * Creates the store for `root`. `project` is where a host started the server (its cwd): when the skills
- * published there are stale, every generation's instructions say so. Throws `RootError` for an unusable root and
- * `NoContentError` for a root with neither a scope file nor a skills directory.
+ * published there are stale, every generation's instructions say so. `includeDrafts` (`companion dev --drafts`
+ * only) serves draft skills too, marked as drafts. Throws `RootError` for an unusable root and `NoContentError` for
+ * a root with neither a scope file nor a skills directory.
  */
-export function createServedStore(root: string, project: string, env: NodeJS.ProcessEnv): ServedStore {
+export function createServedStore(
+  root: string,
+  project: string,
+  env: NodeJS.ProcessEnv,
+  options: { readonly includeDrafts?: boolean } = {},
+): ServedStore {
   if (!existsSync(join(root, SCOPE_FILE)) && !existsSync(join(root, 'skills')) && existsSync(root)) {
     throw new NoContentError(root);
   }
   const excludeTools = parseExcludedTools(env.COMPANION_EXCLUDE_TOOLS);
   const store = createCatalogStore({
     root,
-    build: { excludeTools },
+    build: { excludeTools, ...(options.includeDrafts ? { includeDrafts: true } : {}) },
     finish: withPublicationNotice(project),
   });
   return {

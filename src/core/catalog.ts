@@ -12,7 +12,14 @@ import {
   INSTRUCTIONS_BUDGET,
 } from './coverage.js';
 import { codes, compare, type Diagnostic, diagnose, sortDiagnostics } from './diagnostics.js';
-import { buildDocumentId, DOCUMENTS_DIR, type ParsedDocument, readDocument } from './documents.js';
+import { checkDocumentFields, type FieldDeclarations } from './document-fields.js';
+import {
+  buildDocumentId,
+  DOCUMENTS_DIR,
+  type DocumentRead,
+  type ParsedDocument,
+  readDocument,
+} from './documents.js';
 import { resolveLink } from './links.js';
 import {
   applyCheckConfig,
@@ -33,9 +40,20 @@ import {
 } from './lint/index.js';
 import { findLinks, findSchemeUris, type MarkdownLine } from './markdown.js';
 import { PersistentMap, type PersistentMapEditor } from './persistent-map.js';
+import { createPromptBuilder } from './prompt-catalog.js';
+import { buildPromptName, PROMPTS_DIR } from './prompts.js';
 import { readScope, SCOPE_FILE } from './scope.js';
 import { DEFAULT_SCHEME, SCOPE_SCHEMA_FILE, type ServerScope } from './scope-schema.js';
-import { BASE_FILE, BASE_PATH, type ParsedSkill, readSkill, SKILL_BODY, SKILLS_DIR } from './skills.js';
+import {
+  BASE_FILE,
+  BASE_PATH,
+  DEFAULT_DRAFT_MARKER,
+  type DraftMarker,
+  type ParsedSkill,
+  readSkill,
+  SKILL_BODY,
+  SKILLS_DIR,
+} from './skills.js';
 import type {
   BuildOptions,
   BuildResult,
@@ -46,6 +64,7 @@ import type {
   HeldItem,
   ListedResource,
   ManifestEntry,
+  PromptEntry,
   ResourceTemplateEntry,
   ScopeDefinition,
   ServedContent,
@@ -77,9 +96,15 @@ export const DEFAULT_DESCRIPTION_BUDGET = 3970;
 
 export { resolveLink };
 
-/** The sentence in front of every skill's description: a skill is followed, not read. */
+/** The sentence in front of every skill's description: a skill is followed, not read (the scope file's
+ * `skills.sentence` replaces it). */
 export const SKILL_SENTENCE =
   'A workflow to follow while doing the task, not a page to read; the files it hands over are served beside it, one URI each.';
+
+/** What a draft's description starts with, in a catalog built with `includeDrafts`. */
+export const DRAFT_SENTENCE = 'Draft, served only by companion dev --drafts: not published yet.';
+
+const NO_FIELDS: FieldDeclarations = {};
 
 /**
  * Memos keyed by the identity of a file's bytes: the store hands an unchanged file to the next build as the same
@@ -96,6 +121,7 @@ const documentMemo = new WeakMap<
     readonly content: ServedContent;
     readonly sentence: string | undefined;
     readonly priority: number;
+    readonly fields: Readonly<Record<string, unknown>>;
     readonly entry: DocumentEntry;
     readonly resource: ListedResource;
   }
@@ -258,6 +284,16 @@ function createState(options: BuildOptions): BuilderState {
   let scopeLintDiagnostics: Diagnostic[] = [];
   /** Inline `companion-disable` directives, per file that has any. */
   const directives = new Map<string, readonly Directive[]>();
+  // What the scope file says about content (set by `reset`).
+  let documentFields: FieldDeclarations = NO_FIELDS;
+  let draftMarker: DraftMarker = DEFAULT_DRAFT_MARKER;
+  let skillSentence = SKILL_SENTENCE;
+  const includeDrafts = options.includeDrafts === true;
+  /** Whether a skill that parsed is served: published, or a draft when this build includes drafts. */
+  const servesSkill = (skill: ParsedSkill | undefined): skill is ParsedSkill =>
+    skill !== undefined && (!skill.draft || includeDrafts);
+  const servedPresence = (presence: Presence): boolean =>
+    presence === 'published' || (includeDrafts && presence === 'draft');
 
   // Per file and per skill.
   const strays = new Map<string, Diagnostic>();
@@ -279,7 +315,8 @@ function createState(options: BuildOptions): BuilderState {
   let budgetDiagnostics: Diagnostic[] = [];
   let skillSetDiagnostics: Diagnostic[] = [];
   let servedDocumentPaths: string[] = [];
-  let publishedSkillIds: string[] = [];
+  /** Served skills: the published ones, and the drafts when `includeDrafts`. */
+  let servedSkillIds: string[] = [];
   let documents: DocumentEntry[] = [];
   let documentResources: ListedResource[] = [];
   let documentPositions = new Map<string, number>();
@@ -289,6 +326,9 @@ function createState(options: BuildOptions): BuilderState {
   let contents = PersistentMap.empty<ServedContent>();
   let index: { readonly text: string; readonly bytes: Uint8Array } | undefined;
   let problemsByPath = new Map<string, FileProblem>();
+  const promptBuilder = createPromptBuilder();
+  let prompts: readonly PromptEntry[] = [];
+  let promptDiagnostics: readonly Diagnostic[] = [];
 
   // Last good versions: what the caller handed over, and what this build hands back (see Snapshot.lastGood).
   let fallback: ReadonlyMap<string, SourceFile> = new Map();
@@ -376,6 +416,9 @@ function createState(options: BuildOptions): BuilderState {
     server = scope?.server ?? DEFAULT_SERVER;
     scheme = server.scheme;
     scopesById = new Map(scope?.scopes.map((s) => [s.id, s]) ?? []);
+    documentFields = scope?.documents?.fields ?? NO_FIELDS;
+    draftMarker = scope?.skills?.draft ?? DEFAULT_DRAFT_MARKER;
+    skillSentence = scope?.skills?.sentence ?? SKILL_SENTENCE;
     templates = buildTemplates(scheme);
     prefixes = { document: `${scheme}://guides/`, skill: `${scheme}://skill/` };
 
@@ -446,10 +489,11 @@ function createState(options: BuildOptions): BuilderState {
     skills = [];
     skillResources = [];
     servedDocumentPaths = [];
-    publishedSkillIds = [];
+    servedSkillIds = [];
     contents = PersistentMap.empty();
     heldUnits.clear();
     lastGood = PersistentMap.empty();
+    promptBuilder.reset();
   }
 
   function derive(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult {
@@ -477,6 +521,7 @@ function createState(options: BuildOptions): BuilderState {
     // Sort the changed paths into documents, skill directories and strays.
     const touchedDocuments = new Set<string>();
     const touchedSkills = new Set<string>();
+    const touchedPrompts = new Set<string>();
     const skillFileChanges = new Map<string, Map<string, SourceFile | undefined>>();
     for (const path of paths) {
       strays.delete(path);
@@ -491,6 +536,16 @@ function createState(options: BuildOptions): BuilderState {
           strays.set(
             path,
             diagnose(codes.strayFile, `${path} is neither a document nor the scope file.`, { file: path }),
+          );
+        }
+      } else if (path.startsWith(PROMPTS_DIR)) {
+        if (buildPromptName(path) !== undefined) touchedPrompts.add(path);
+        else if (file) {
+          strays.set(
+            path,
+            diagnose(codes.strayFile, `${path} is not a prompt: prompts are prompts/<name>.md.`, {
+              file: path,
+            }),
           );
         }
       } else if (path.startsWith(SKILLS_DIR) && path !== BASE_FILE) {
@@ -564,7 +619,11 @@ function createState(options: BuildOptions): BuilderState {
       if (presenceBefore !== presenceAfter) coverageChanged = true;
       if ((presenceBefore === 'absent') !== (presenceAfter === 'absent')) ownersChanged.add(`d:${id}`);
       if ((presenceBefore === 'published') !== (presenceAfter === 'published')) listChanged = true;
-      else if (before?.document && after?.document && !sameIndexedDocument(before.document, after.document)) {
+      else if (
+        before?.document &&
+        after?.document &&
+        !sameIndexedDocument(before.document, after.document, documentFields)
+      ) {
         indexChanged = true;
       }
       recheck.add(`d:${path}`);
@@ -598,16 +657,16 @@ function createState(options: BuildOptions): BuilderState {
         `s:${id}`,
         // Drafts are linted once published, as their links are; a skill that is not served, by its text alone.
         after?.skill
-          ? after.skill.draft
+          ? !servesSkill(after.skill)
             ? after.readDiagnostics
             : [...after.readDiagnostics, ...lintSkill(after.skill, base, checkConfig.rules)]
           : after && [...after.readDiagnostics, ...lintUnservedSkill(id, after.files)],
       );
-      noteInput(before && skillTime(before), after && skillTime(after));
+      noteInput(before && skillTime(before, includeDrafts), after && skillTime(after, includeDrafts));
       const presenceAfter = skillPresence(skillUnits, id, problemsByPath);
       skillsChanged = true;
       if (presenceBefore !== presenceAfter) coverageChanged = true;
-      if ((presenceBefore === 'published') !== (presenceAfter === 'published')) listChanged = true;
+      if (servedPresence(presenceBefore) !== servedPresence(presenceAfter)) listChanged = true;
       // What the skill serves decides which URIs into it resolve and what base.md's links reach.
       const filesBefore = before?.entry?.files.map((f) => f.path).join('\n');
       const filesAfter = after?.skill
@@ -627,8 +686,8 @@ function createState(options: BuildOptions): BuilderState {
       servedDocumentPaths = [...documentUnits.keys()]
         .filter((p) => documentUnits.get(p)!.document)
         .sort(compare);
-      publishedSkillIds = [...skillUnits.keys()]
-        .filter((id) => skillUnits.get(id)!.skill?.draft === false)
+      servedSkillIds = [...skillUnits.keys()]
+        .filter((id) => servesSkill(skillUnits.get(id)!.skill))
         .sort(compare);
       indexChanged = true;
     }
@@ -637,16 +696,16 @@ function createState(options: BuildOptions): BuilderState {
     if (coverageChanged) {
       const before = skillScopes;
       computeCoverage();
-      for (const id of publishedSkillIds) if (before.get(id) !== skillScopes.get(id)) touchedSkills.add(id);
+      for (const id of servedSkillIds) if (before.get(id) !== skillScopes.get(id)) touchedSkills.add(id);
       indexChanged = true;
     }
 
     // Skill entries (their scope comes from coverage) and their served files.
     for (const id of touchedSkills) {
       const unit = skillUnits.get(id);
-      if (!unit?.skill || unit.skill.draft) continue;
-      if (unit.entry) for (const f of unit.entry.files) editor.delete(f.uri);
-      deriveSkill(unit, unit.skill, editor);
+      if (!servesSkill(unit?.skill)) continue;
+      if (unit!.entry) for (const f of unit!.entry.files) editor.delete(f.uri);
+      deriveSkill(unit!, unit!.skill!, editor);
     }
 
     // Entry arrays: copied and patched in place, or rebuilt when membership changed.
@@ -654,9 +713,9 @@ function createState(options: BuildOptions): BuilderState {
       documents = servedDocumentPaths.map((p) => documentUnits.get(p)!.entry!);
       documentResources = servedDocumentPaths.map((p) => documentUnits.get(p)!.resource!);
       documentPositions = new Map(servedDocumentPaths.map((p, i) => [p, i]));
-      skills = publishedSkillIds.map((id) => skillUnits.get(id)!.entry!);
-      skillResources = publishedSkillIds.map((id) => skillUnits.get(id)!.resource!);
-      skillPositions = new Map(publishedSkillIds.map((id, i) => [id, i]));
+      skills = servedSkillIds.map((id) => skillUnits.get(id)!.entry!);
+      skillResources = servedSkillIds.map((id) => skillUnits.get(id)!.resource!);
+      skillPositions = new Map(servedSkillIds.map((id, i) => [id, i]));
     } else {
       documents = documents.slice();
       documentResources = documentResources.slice();
@@ -682,7 +741,7 @@ function createState(options: BuildOptions): BuilderState {
     for (const owner of ownersChanged) for (const key of mentionedBy.get(owner) ?? []) recheck.add(key);
     if (full) {
       for (const path of servedDocumentPaths) recheck.add(`d:${path}`);
-      for (const id of publishedSkillIds) recheck.add(`s:${id}`);
+      for (const id of servedSkillIds) recheck.add(`s:${id}`);
       recheck.add('b');
     }
     const isServed = createServedCheck(editor);
@@ -691,7 +750,27 @@ function createState(options: BuildOptions): BuilderState {
     // The listing budget hosts keep for all skill names and descriptions together.
     if (skillsChanged || listChanged) {
       budgetDiagnostics = checkBudget();
-      skillSetDiagnostics = lintSkillSet(publishedSkillIds.map((id) => skillUnits.get(id)!.skill!));
+      // Across what hosts list: the published skills (a draft served by `dev --drafts` is not listed by them).
+      skillSetDiagnostics = lintSkillSet(
+        servedSkillIds.map((id) => skillUnits.get(id)!.skill!).filter((skill) => !skill.draft),
+      );
+    }
+
+    // Prompts: the files, and the skills offered as prompts; assembled again when anything they read changed.
+    for (const path of touchedPrompts) promptBuilder.touch(path, snapshot.files.get(path));
+    if (full || touchedPrompts.size > 0 || skillsChanged || listChanged || coverageChanged) {
+      const assembly = promptBuilder.assemble({
+        scope,
+        scopeFile: SCOPE_FILE,
+        positionOf,
+        skills,
+        documents,
+        problemPaths: new Set([...problemsByPath.keys()].filter((path) => path.startsWith(PROMPTS_DIR))),
+        draftPrefix: DRAFT_SENTENCE,
+      });
+      if (assembly.prompts !== prompts) indexChanged = true;
+      prompts = assembly.prompts;
+      promptDiagnostics = assembly.diagnostics;
     }
 
     // The index, when a title, id, scope or membership changed; its mtime is the newest of its inputs.
@@ -703,7 +782,7 @@ function createState(options: BuildOptions): BuilderState {
     if (newest.stale) {
       newest = { mtimeMs: 0, stale: false };
       for (const unit of documentUnits.values()) noteInput(undefined, documentTime(unit));
-      for (const unit of skillUnits.values()) noteInput(undefined, skillTime(unit));
+      for (const unit of skillUnits.values()) noteInput(undefined, skillTime(unit, includeDrafts));
     }
     const inputsModified = Math.max(0, scopeFile?.mtimeMs ?? 0, base?.mtimeMs ?? 0, newest.mtimeMs);
     const indexContent = serve(indexUri, 'index.json', {
@@ -729,6 +808,7 @@ function createState(options: BuildOptions): BuilderState {
       ...budgetDiagnostics,
       ...scopeLintDiagnostics,
       ...skillSetDiagnostics,
+      ...promptDiagnostics,
     ];
     if (
       !snapshot.files.has(BASE_FILE) &&
@@ -739,6 +819,7 @@ function createState(options: BuildOptions): BuilderState {
       diagnostics.push(diagnose(codes.baseMissing, 'skills/base.md does not exist.', { file: BASE_FILE }));
     }
     for (const findings of readFindings.values()) diagnostics.push(...findings);
+    for (const findings of promptBuilder.readFindings().values()) diagnostics.push(...findings);
     for (const findings of linkFindings.values()) diagnostics.push(...findings);
 
     const indexResource: ListedResource = {
@@ -763,6 +844,7 @@ function createState(options: BuildOptions): BuilderState {
       documents,
       skills,
       descriptionBudget: options.descriptionBudget ?? scope?.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET,
+      prompts,
     };
     const held: HeldItem[] = [];
     if (heldScope) held.push(heldScope);
@@ -783,6 +865,13 @@ function createState(options: BuildOptions): BuilderState {
    * read just now) and has a last good version, that version, held; else the broken file, served nowhere.
    * Undefined when there is nothing at the path (deleted, or kept out by a file problem).
    */
+  /** A document file's read, the findings on its declared fields included: they are the file's own. */
+  function readDocumentFile(file: SourceFile): DocumentRead {
+    const read = readDocument(file);
+    const fields = read.keys ? checkDocumentFields(read.keys, documentFields).diagnostics : [];
+    return fields.length === 0 ? read : { ...read, diagnostics: [...read.diagnostics, ...fields] };
+  }
+
   function readDocumentUnit(
     id: string,
     path: string,
@@ -790,7 +879,7 @@ function createState(options: BuildOptions): BuilderState {
   ): DocumentUnit | undefined {
     const unavailable = file === undefined && unavailableAt(path);
     if (file === undefined && !unavailable) return undefined;
-    const read = file ? readDocument(file) : undefined;
+    const read = file ? readDocumentFile(file) : undefined;
     if (file && read?.document) return { file, readDiagnostics: read.diagnostics, document: read.document };
     const last = fallback.get(path);
     const lastRead = last ? readDocument(last) : undefined;
@@ -821,13 +910,14 @@ function createState(options: BuildOptions): BuilderState {
     if (files.size === 0 && !unavailable) return undefined;
     const baseSize = base?.bytes.byteLength ?? 0;
     const prefix = `${SKILLS_DIR}${id}/`;
-    const read = files.size > 0 ? readSkill(id, files, baseSize) : undefined;
+    const read = files.size > 0 ? readSkill(id, files, baseSize, draftMarker) : undefined;
     const whole =
       read?.skill !== undefined &&
       !unavailable &&
       !read.diagnostics.some((d) => d.code === codes.invalidUtf8.code);
-    if (read?.skill && (whole || read.skill.draft)) {
-      const served = read.skill.draft ? [] : [...files];
+    // A skill this build does not serve (a draft) has nothing to hold; one it serves, a draft included, is held.
+    if (read?.skill && (whole || !servesSkill(read.skill))) {
+      const served = servesSkill(read.skill) ? [...files] : [];
       return {
         id,
         files,
@@ -838,8 +928,8 @@ function createState(options: BuildOptions): BuilderState {
       };
     }
     const lastFiles = fallbackSkillFiles(id);
-    const lastRead = lastFiles.size > 0 ? readSkill(id, lastFiles, baseSize) : undefined;
-    if (lastRead?.skill && !lastRead.skill.draft) {
+    const lastRead = lastFiles.size > 0 ? readSkill(id, lastFiles, baseSize, draftMarker) : undefined;
+    if (lastRead?.skill && servesSkill(lastRead.skill)) {
       let modifiedMs = 0;
       for (const file of lastFiles.values()) modifiedMs = Math.max(modifiedMs, file.mtimeMs);
       return {
@@ -892,9 +982,15 @@ function createState(options: BuildOptions): BuilderState {
     const content = serve(uri, d.path, unit.file);
     const sentence = scopesById.get(d.scope)?.sentence;
     const priority = priorityOf(d.scope);
+    const { fields } = checkDocumentFields(d, documentFields);
     unit.content = content;
     const previous = documentMemo.get(d);
-    if (previous?.content === content && previous.sentence === sentence && previous.priority === priority) {
+    if (
+      previous?.content === content &&
+      previous.sentence === sentence &&
+      previous.priority === priority &&
+      previous.fields === fields
+    ) {
       unit.entry = previous.entry;
       unit.resource = previous.resource;
       return;
@@ -907,6 +1003,7 @@ function createState(options: BuildOptions): BuilderState {
       scope: d.scope,
       description: d.description,
       ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
+      fields,
       body: d.body,
       sections: d.sections,
     };
@@ -919,7 +1016,7 @@ function createState(options: BuildOptions): BuilderState {
       size: content.size,
       annotations: withLastModified({ priority }, content.lastModified),
     };
-    documentMemo.set(d, { content, sentence, priority, entry, resource });
+    documentMemo.set(d, { content, sentence, priority, fields, entry, resource });
     unit.entry = entry;
     unit.resource = resource;
   }
@@ -946,19 +1043,22 @@ function createState(options: BuildOptions): BuilderState {
       title: s.title,
       description: s.description,
       ...(skillScope === undefined ? {} : { scope: skillScope }),
+      ...(s.draft ? { draft: true as const } : {}),
       frontmatter: s.frontmatter,
       body: s.bodyText,
       files,
       manifest,
     };
+    const definition = skillScope === undefined ? undefined : scopesById.get(skillScope);
     unit.resource = {
       uri,
       name: s.id,
       title: s.title,
       description: joinSentences(
-        SKILL_SENTENCE,
+        s.draft ? DRAFT_SENTENCE : undefined,
+        skillSentence,
         s.description,
-        skillScope === undefined ? undefined : scopesById.get(skillScope)?.sentence,
+        definition?.skillSentence ?? definition?.sentence,
       ),
       mimeType: body.mimeType,
       size: body.size,
@@ -980,7 +1080,7 @@ function createState(options: BuildOptions): BuilderState {
       const id = buildDocumentId(path);
       if (id !== undefined) documentIdsOnDisk.add(id);
     }
-    const publishedSkills = new Set(publishedSkillIds);
+    const servedSkills = new Set(servedSkillIds);
     const draftSkills = new Set<string>();
     for (const unit of skillUnits.values()) if (unit.skill?.draft) draftSkills.add(unit.id);
     const skillIdsOnDisk = new Set<string>(skillUnits.keys());
@@ -1020,16 +1120,18 @@ function createState(options: BuildOptions): BuilderState {
       });
       topic.skills.forEach((id, j) => {
         const where = () => ({ file: SCOPE_FILE, ...positionOf(['topics', i, 'skills', j]) });
-        if (!publishedSkills.has(id)) {
-          if (draftSkills.has(id)) {
-            diagnostics.push(
-              diagnose(
-                codes.unknownSkill,
-                `Topic "${topic.id}" names skill "${id}", which is a draft and so not published.`,
-                where(),
-              ),
-            );
-          } else if (!skillIdsOnDisk.has(id) && !skillUnavailable(id)) {
+        // A draft is not published, so a topic naming it is wrong even while `includeDrafts` serves it.
+        if (draftSkills.has(id)) {
+          diagnostics.push(
+            diagnose(
+              codes.unknownSkill,
+              `Topic "${topic.id}" names skill "${id}", which is a draft and so not published.`,
+              where(),
+            ),
+          );
+        }
+        if (!servedSkills.has(id)) {
+          if (!skillIdsOnDisk.has(id) && !skillUnavailable(id)) {
             diagnostics.push(
               diagnose(
                 codes.unknownSkill,
@@ -1072,8 +1174,9 @@ function createState(options: BuildOptions): BuilderState {
         );
       }
     }
-    for (const id of publishedSkillIds) {
-      if (!skillScopes.has(id)) {
+    for (const id of servedSkillIds) {
+      // A draft needs no topic until it is published (and `check` never sees it).
+      if (!skillScopes.has(id) && !skillUnits.get(id)!.skill!.draft) {
         diagnostics.push(
           diagnose(codes.skillNotCovered, `No topic names skill "${id}".`, {
             file: `${SKILLS_DIR}${id}/${SKILL_BODY}`,
@@ -1134,8 +1237,8 @@ function createState(options: BuildOptions): BuilderState {
       if (document) checkUris(document.path, document.uriLines);
     } else if (key.startsWith('s:')) {
       const unit = skillUnits.get(key.slice(2));
-      if (unit?.skill && !unit.skill.draft && unit.entry)
-        findings.push(...checkSkillLinks(unit.skill, unit.entry, checkUris));
+      if (servesSkill(unit?.skill) && unit!.entry)
+        findings.push(...checkSkillLinks(unit!.skill!, unit!.entry, checkUris));
     } else {
       const lines = base ? readLinkLines(base.bytes) : undefined;
       if (base && lines !== undefined) {
@@ -1158,7 +1261,8 @@ function createState(options: BuildOptions): BuilderState {
 
   function checkBudget(): Diagnostic[] {
     const budget = options.descriptionBudget ?? scope?.descriptionBudget ?? DEFAULT_DESCRIPTION_BUDGET;
-    const published = publishedSkillIds.map((id) => skillUnits.get(id)!.skill!);
+    // Drafts a build includes are the author's to try; hosts list only what is published.
+    const published = servedSkillIds.map((id) => skillUnits.get(id)!.skill!).filter((s) => !s.draft);
     const used = published.reduce((sum, s) => sum + s.id.length + s.description.length + 4, 0);
     if (used <= budget) return [];
     // The first (in id order) of the longest descriptions.
@@ -1175,6 +1279,7 @@ function createState(options: BuildOptions): BuilderState {
   function buildIndexText(): string {
     const servedDocuments = new Set(documents.map((d) => d.id));
     const servedSkills = new Set(skills.map((s) => s.id));
+    const servedPrompts = new Set(prompts.map((p) => p.name));
     const index = {
       server: { name: server.name, title: server.title, version: server.version },
       purpose: coverage.purpose,
@@ -1183,6 +1288,7 @@ function createState(options: BuildOptions): BuilderState {
         title: s.title,
         transfers: s.transfers,
         sentence: s.sentence,
+        ...(s.skillSentence === undefined ? {} : { skillSentence: s.skillSentence }),
       })),
       covers: coverage.topics.map((t) => ({
         id: t.id,
@@ -1194,11 +1300,33 @@ function createState(options: BuildOptions): BuilderState {
           .filter((id) => servedDocuments.has(id))
           .map((id) => buildDocumentUri(scheme, id)),
         skills: t.skills.filter((id) => servedSkills.has(id)).map((id) => buildSkillUri(scheme, id)),
+        ...indexPrompts(t.prompts.filter((name) => servedPrompts.has(name))),
       })),
       routing: coverage.routing,
       notCovered: coverage.notCovered,
-      documents: documents.map((d) => ({ id: d.id, title: d.title, uri: d.uri, scope: d.scope })),
-      skills: skills.map((s) => ({ id: s.id, title: s.title, uri: s.uri, files: s.files.map((f) => f.uri) })),
+      documents: documents.map((d) => ({
+        id: d.id,
+        title: d.title,
+        uri: d.uri,
+        scope: d.scope,
+        ...(Object.keys(d.fields).length === 0 ? {} : { fields: d.fields }),
+      })),
+      skills: skills.map((s) => ({
+        id: s.id,
+        title: s.title,
+        uri: s.uri,
+        ...(s.draft ? { draft: true } : {}),
+        files: s.files.map((f) => f.uri),
+      })),
+      prompts: prompts.map((p) => ({
+        name: p.name,
+        ...(p.title === undefined ? {} : { title: p.title }),
+        description: p.description,
+        ...(p.scope === undefined ? {} : { scope: p.scope }),
+        ...(p.source.kind === 'skill' ? { skill: p.source.id } : {}),
+        ...(p.draft ? { draft: true } : {}),
+        arguments: p.arguments.map((a) => ({ name: a.name, required: a.required })),
+      })),
     };
     return `${JSON.stringify(index, null, 2)}\n`;
   }
@@ -1206,14 +1334,19 @@ function createState(options: BuildOptions): BuilderState {
   return { derive };
 }
 
+/** A topic's prompts in the index: only when it names any, so content without prompts reads as before. */
+function indexPrompts(names: readonly string[]): { prompts?: readonly string[] } {
+  return names.length === 0 ? {} : { prompts: names };
+}
+
 /** A document's mtime when it is served (an input of the index), else undefined. */
 function documentTime(unit: DocumentUnit): number | undefined {
   return unit.document ? unit.file.mtimeMs : undefined;
 }
 
-/** A skill body's mtime when the skill is published (an input of the index), else undefined. */
-function skillTime(unit: SkillUnit): number | undefined {
-  return unit.skill?.draft === false ? unit.skill.body.mtimeMs : undefined;
+/** A skill body's mtime when the skill is served (an input of the index), else undefined. */
+function skillTime(unit: SkillUnit, includeDrafts: boolean): number | undefined {
+  return unit.skill && (!unit.skill.draft || includeDrafts) ? unit.skill.body.mtimeMs : undefined;
 }
 
 function setFindings(
@@ -1298,8 +1431,12 @@ function lintUnservedSkill(id: string, files: ReadonlyMap<string, SourceFile>): 
   return body ? lintUnservedMarkdown(`${SKILLS_DIR}${id}/${SKILL_BODY}`, body.bytes) : [];
 }
 
-function sameIndexedDocument(a: ParsedDocument, b: ParsedDocument): boolean {
-  return a.id === b.id && a.title === b.title && a.scope === b.scope;
+/** Whether two versions of a document give the same index entry: id, title, scope and declared fields. */
+function sameIndexedDocument(a: ParsedDocument, b: ParsedDocument, declared: FieldDeclarations): boolean {
+  if (a.id !== b.id || a.title !== b.title || a.scope !== b.scope) return false;
+  const x = checkDocumentFields(a, declared).fields;
+  const y = checkDocumentFields(b, declared).fields;
+  return x === y || JSON.stringify(x) === JSON.stringify(y);
 }
 
 function buildTemplates(scheme: string): ResourceTemplateEntry[] {

@@ -82,7 +82,7 @@ export const codes = {
     code: 'CMP008',
     severity: 'warning',
     title: 'File companion does not serve',
-    hint: 'Only Markdown documents under knowledge/documents/, skill directories and skills/base.md are served. Move the file or delete it.',
+    hint: 'Only Markdown documents under knowledge/documents/, skill directories, skills/base.md and prompts/<name>.md are served. Move the file or delete it.',
   },
   linkOutsideArea: {
     code: 'CMP009',
@@ -177,6 +177,30 @@ export const codes = {
     title: 'Routing names a document or skill that does not exist',
     hint: 'Correct the id in "with" (a skill id for skill_load, a document id or URI for document_lookup), or write the document or skill. The model passes it to the tool as written, and the call fails.',
   },
+  fieldDeclaration: {
+    code: 'CMP150',
+    severity: 'error',
+    title: 'Declared document field contradicts itself',
+    hint: 'Give "items" only to a field of "type": "array", write "enum" values of the declared type, and list an array\'s allowed values under its "items".',
+  },
+  fieldShadowsBuiltin: {
+    code: 'CMP151',
+    severity: 'error',
+    title: 'Declared document field is a built-in one',
+    hint: 'description and whenToUse are fields every document already has; declare only fields of your own under documents.fields.',
+  },
+  iconSource: {
+    code: 'CMP152',
+    severity: 'error',
+    title: 'Icon source is not https or a data: image',
+    hint: 'Hosts fetch only https icons or read data: URIs; use "https://…" or "data:image/png;base64,…" (svg+xml, png, jpeg, webp).',
+  },
+  iconTooLarge: {
+    code: 'CMP153',
+    severity: 'warning',
+    title: 'Icon data: URI over 64 KiB',
+    hint: 'Every initialize answer carries the icon: shrink the image, or serve it from an https URL.',
+  },
 
   // CMP2xx: coverage, in both directions.
   documentNotCovered: {
@@ -251,7 +275,19 @@ export const codes = {
     code: 'CMP305',
     severity: 'warning',
     title: 'Unexpected document front matter field',
-    hint: 'Documents take `description` (required) and `whenToUse` (optional), both strings.',
+    hint: 'Documents take `description` (required) and `whenToUse` (optional), both strings, and the fields the scope file declares under documents.fields: declare this one there, or remove it.',
+  },
+  documentFieldValue: {
+    code: 'CMP306',
+    severity: 'error',
+    title: 'Document field does not match its declaration',
+    hint: 'Give the field a value of the type (and one of the values) the scope file declares under documents.fields; the document is served as written, but the field is left out of its index entry.',
+  },
+  documentFieldMissing: {
+    code: 'CMP307',
+    severity: 'error',
+    title: 'Document lacks a required field',
+    hint: 'Add the field to the front matter, or declare it with "required": false under documents.fields in the scope file.',
   },
 
   // CMP4xx: skills.
@@ -564,6 +600,104 @@ export const codes = {
     severity: 'info',
     title: 'companion-disable suppresses nothing',
     hint: 'Remove the comment, or correct its code or line: a suppression that matches no finding would hide the next real one.',
+  },
+
+  // CMP9xx: prompts (prompts/<name>.md).
+  promptFrontMatterMissing: {
+    code: 'CMP900',
+    severity: 'error',
+    title: 'Prompt has no front matter',
+    hint: 'Start the file with a "---" line, a `description:` line (and `arguments:` if it takes any), and a closing "---" line.',
+  },
+  promptYaml: {
+    code: 'CMP901',
+    severity: 'error',
+    title: 'Prompt front matter is not valid YAML',
+    hint: 'Fix the YAML at the line shown; quote values that contain ": " or start with a special character.',
+  },
+  promptDescription: {
+    code: 'CMP902',
+    severity: 'error',
+    title: 'Prompt has no description',
+    hint: 'Add `description:` to the front matter: what the prompt does, in a sentence. Hosts show it beside the slash command.',
+  },
+  promptName: {
+    code: 'CMP903',
+    severity: 'error',
+    title: 'Invalid prompt name',
+    hint: 'A prompt is prompts/<name>.md, where <name> is 1–64 lowercase letters and digits, with single inner "-" or "_".',
+  },
+  promptUnknownField: {
+    code: 'CMP904',
+    severity: 'warning',
+    title: 'Unexpected prompt front matter field',
+    hint: 'Prompts take `description` (required), `title` and `arguments`.',
+  },
+  promptArgument: {
+    code: 'CMP905',
+    severity: 'error',
+    title: 'Invalid prompt argument',
+    hint: 'Each argument is a mapping with `name` (a letter, then letters, digits, "_" or "-") and optionally `title`, `description`, `required` (true or false), `enum` (a list of strings), `default` (a string; not on a required argument) and `kind` (text, document, skill or topic).',
+  },
+  promptArgumentDuplicate: {
+    code: 'CMP906',
+    severity: 'error',
+    title: 'Prompt argument declared twice',
+    hint: 'Give every argument of a prompt its own name.',
+  },
+  promptArgumentValues: {
+    code: 'CMP907',
+    severity: 'error',
+    title: 'Prompt argument values are not a valid set',
+    hint: 'An `enum` is a non-empty list of distinct strings, only on a text argument; a `default` is one of its values, or for a document, skill or topic argument an id this server serves.',
+  },
+  promptPlaceholder: {
+    code: 'CMP908',
+    severity: 'error',
+    title: 'Unknown placeholder',
+    hint: 'Placeholders are {{name}}, {{name.uri}} and {{name.title}} (document, skill and topic arguments; topics have no uri), {{#name}}…{{/name}} and {{^name}}…{{/name}}, each on one line; write \\{{ for a literal "{{".',
+  },
+  promptUndeclaredArgument: {
+    code: 'CMP909',
+    severity: 'error',
+    title: 'Placeholder names an undeclared argument',
+    hint: 'Declare the argument under `arguments` in the front matter, or correct the name in the placeholder.',
+  },
+  promptUnusedArgument: {
+    code: 'CMP910',
+    severity: 'warning',
+    title: 'Prompt argument the body never uses',
+    hint: 'Use the argument in the body ({{name}}, or a {{#name}}…{{/name}} section), or remove it: a host asks the user for it.',
+  },
+  promptArgumentDescription: {
+    code: 'CMP911',
+    severity: 'warning',
+    title: 'Prompt argument has no description',
+    hint: 'Add a `description` to the argument: hosts show it where the user types the value.',
+  },
+  promptEmpty: {
+    code: 'CMP912',
+    severity: 'error',
+    title: 'Prompt has no body',
+    hint: 'Write the message the prompt sends below the front matter.',
+  },
+  promptDuplicateName: {
+    code: 'CMP913',
+    severity: 'error',
+    title: 'Two prompts of one name',
+    hint: 'With prompts.fromSkills on, every served skill is also a prompt of its name: rename the file under prompts/ or the skill.',
+  },
+  promptNotCovered: {
+    code: 'CMP914',
+    severity: 'error',
+    title: 'Prompt named by no topic',
+    hint: 'Add the prompt name to the "prompts" of a topic in knowledge/server-scope.json.',
+  },
+  unknownPrompt: {
+    code: 'CMP915',
+    severity: 'error',
+    title: 'Topic names a prompt that does not exist',
+    hint: 'Correct the name (the file name under prompts/ without .md), or write the prompt.',
   },
 } as const satisfies Record<string, DiagnosticData>;
 

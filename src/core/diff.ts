@@ -8,6 +8,7 @@ import type {
   CatalogDiff,
   ListedResource,
   ManifestEntry,
+  PromptEntry,
   ResourceTemplateEntry,
   SkillEntry,
 } from './types.js';
@@ -21,6 +22,8 @@ import type {
  * - `updatedUris` holds, sorted and once each, every URI in either `contents` map whose digest differs or that
  *   appeared or vanished (the index is in `contents`, so its JSON is covered), plus the `SKILL.md` URI of each
  *   skill in both catalogs whose manifest changed, so a host subscribed to it re-fetches the manifest.
+ * - `promptsListChanged` is true when `prompts/list` would answer differently (see `sameListedPrompt`). A body
+ *   that changed alone is no list change: hosts fetch a prompt's messages when the user runs it.
  *
  * Both are empty/false when nothing a host can see changed, e.g. after saving identical bytes.
  */
@@ -51,7 +54,8 @@ export function diffCatalogs(previous: Catalog, next: Catalog): CatalogDiff {
     }
   }
 
-  return { listChanged, updatedUris: [...updated].sort(compare) };
+  const promptsListChanged = !sameList(previous.prompts, next.prompts, sameListedPrompt);
+  return { listChanged, updatedUris: [...updated].sort(compare), promptsListChanged };
 }
 
 /**
@@ -78,6 +82,27 @@ function sameListedResource(a: ListedResource, b: ListedResource): boolean {
     a.size === b.size &&
     a.annotations.priority === b.annotations.priority &&
     a.annotations.lastModified === b.annotations.lastModified
+  );
+}
+
+/** Same `prompts/list` entry: name, title, description and every argument's name, title, description, required. */
+function sameListedPrompt(a: PromptEntry, b: PromptEntry): boolean {
+  if (a.listed === b.listed) return true;
+  const x = a.listed;
+  const y = b.listed;
+  return (
+    x.name === y.name &&
+    x.title === y.title &&
+    x.description === y.description &&
+    sameList(
+      x.arguments ?? [],
+      y.arguments ?? [],
+      (p, q) =>
+        p.name === q.name &&
+        p.title === q.title &&
+        p.description === q.description &&
+        p.required === q.required,
+    )
   );
 }
 

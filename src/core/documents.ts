@@ -5,7 +5,7 @@
  */
 import { decodeUtf8 } from './content.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
-import { parseFrontMatter } from './front-matter.js';
+import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
 import { findTitles, type MarkdownLine, readLines, splitSections } from './markdown.js';
 import type { DocumentSection, SourceFile } from './types.js';
@@ -13,10 +13,19 @@ import { isSafePath } from './uris.js';
 
 export const DOCUMENTS_DIR = 'knowledge/documents/';
 
-/** A document as its own file describes it, before coverage decides its scope sentence and priority. */
-export interface ParsedDocument {
-  readonly id: string;
+/** A document's front matter keys beside `description` and `whenToUse`, for the scope file's declarations to judge. */
+export interface DocumentKeys {
   readonly path: string;
+  /**
+   * The front matter keys beside `description` and `whenToUse`, with their values as JSON and positions. The
+   * scope file's declarations decide which are fields and which are unknown (src/core/document-fields.ts).
+   */
+  readonly extraKeys: ReadonlyMap<string, { readonly value: unknown; readonly position: Position }>;
+}
+
+/** A document as its own file describes it, before coverage decides its scope sentence and priority. */
+export interface ParsedDocument extends DocumentKeys {
+  readonly id: string;
   readonly scope: string;
   readonly title: string;
   readonly description: string;
@@ -33,11 +42,15 @@ export interface ParsedDocument {
 export interface DocumentRead {
   /** Undefined when the file cannot be served (no front matter, broken YAML, no description, bad path). */
   readonly document?: ParsedDocument;
+  /** Whenever the front matter parsed, even if the document fails otherwise (the document itself when served). */
+  readonly keys?: DocumentKeys;
   readonly diagnostics: readonly Diagnostic[];
 }
 
 const cache = new WeakMap<Uint8Array, { readonly path: string; readonly result: DocumentRead }>();
-const KNOWN_KEYS = new Set(['description', 'whenToUse']);
+/** The front matter keys every document takes; others must be declared in the scope file's documents.fields. */
+export const BUILTIN_DOCUMENT_KEYS: ReadonlySet<string> = new Set(['description', 'whenToUse']);
+const NO_EXTRA_KEYS: ParsedDocument['extraKeys'] = new Map();
 
 /** The id of a document path (`knowledge/documents/any/a/b.md` → `any/a/b`), or undefined for non-documents. */
 export function buildDocumentId(path: string): string | undefined {
@@ -98,6 +111,7 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
   let bodyLine = 1;
   let description: string | undefined;
   let whenToUse: string | undefined;
+  let extraKeys: Map<string, { value: unknown; position: Position }> | undefined;
   if (fm.kind === 'missing') {
     diagnostics.push(
       diagnose(
@@ -125,15 +139,10 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
   } else {
     body = fm.body;
     bodyLine = fm.bodyLine;
-    for (const [key, pos] of fm.keys) {
-      if (!KNOWN_KEYS.has(key)) {
-        diagnostics.push(
-          diagnose(codes.documentField, `Front matter key "${key}" is not one documents take.`, {
-            file: path,
-            ...pos,
-          }),
-        );
-      }
+    for (const [key, position] of fm.keys) {
+      if (BUILTIN_DOCUMENT_KEYS.has(key)) continue;
+      extraKeys ??= new Map();
+      extraKeys.set(key, { value: fm.data[key], position });
     }
     const when = fm.data.whenToUse;
     if (when !== undefined && typeof when !== 'string') {
@@ -175,20 +184,23 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
   // Findings, not serving rules: the document is served whatever they say. The body is linted even when the
   // front matter failed, like the title check above.
   diagnostics.push(...lintDocument(path, text, lines, bodyLine));
-  if (!servable || description === undefined || body === undefined) return { diagnostics };
+  if (!servable || description === undefined || body === undefined) {
+    return fm.kind === 'ok'
+      ? { keys: { path, extraKeys: extraKeys ?? NO_EXTRA_KEYS }, diagnostics }
+      : { diagnostics };
+  }
   const segments = id.split('/');
-  return {
-    document: {
-      id,
-      path,
-      scope: segments[0]!,
-      title: titles[0]?.text ?? segments[segments.length - 1]!,
-      description,
-      ...(whenToUse === undefined ? {} : { whenToUse }),
-      body,
-      uriLines: lines.filter((l) => l.text.includes('://')),
-      sections: splitSections(body, lines),
-    },
-    diagnostics,
+  const document: ParsedDocument = {
+    id,
+    path,
+    scope: segments[0]!,
+    title: titles[0]?.text ?? segments[segments.length - 1]!,
+    description,
+    ...(whenToUse === undefined ? {} : { whenToUse }),
+    extraKeys: extraKeys ?? NO_EXTRA_KEYS,
+    body,
+    uriLines: lines.filter((l) => l.text.includes('://')),
+    sections: splitSections(body, lines),
   };
+  return { document, keys: document, diagnostics };
 }

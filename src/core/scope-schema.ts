@@ -4,6 +4,12 @@
  * an editor checks exactly what `companion check` checks.
  */
 import * as z from 'zod';
+import {
+  DocumentsSectionSchema,
+  PromptsSectionSchema,
+  SkillsSectionSchema,
+  serverLinksShape,
+} from './scope-schema-content.js';
 
 /** The tools companion serves. A scope file may name these and no others. */
 export const TOOL_NAMES = ['document_lookup', 'task_guide', 'skill_load'] as const;
@@ -34,6 +40,7 @@ const ServerSchema = z
       .regex(/^[a-z][a-z0-9+.-]*$/, 'a URI scheme: a lowercase letter, then letters, digits, "+", "." or "-"')
       .default(DEFAULT_SCHEME)
       .describe('URI scheme of every resource, without "://". Default "companion".'),
+    ...serverLinksShape,
   })
   .describe("The server's identity.");
 
@@ -45,6 +52,8 @@ const InstructionsSchema = z
         z.strictObject({
           question: text.describe('A question a caller has.'),
           tool: tool.describe('The tool that answers it.'),
+          with: text.optional().describe('What to pass it: the arguments of the call, in words.'),
+          note: text.optional().describe('A caveat on the answer, written after the call.'),
         }),
       )
       .default([])
@@ -61,6 +70,9 @@ const ScopeSchema = z.strictObject({
     .boolean()
     .describe('True when its content holds wherever the caller works; false when it stops at its own area.'),
   sentence: text.describe('The sentence every description of content in this scope ends with.'),
+  skillSentence: text
+    .optional()
+    .describe("The sentence a skill's description ends with, when it should differ; default: sentence."),
 });
 
 const TopicSchema = z.strictObject({
@@ -74,12 +86,23 @@ const TopicSchema = z.strictObject({
     .default([])
     .describe('Document ids (the path below knowledge/documents/ without .md) this topic covers.'),
   skills: z.array(slug).default([]).describe('Skill ids (directory names under skills/) this topic covers.'),
+  prompts: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Prompt names (file names under prompts/ without .md) this topic covers.'),
+});
+
+const RoutingCallSchema = z.strictObject({
+  tool: tool.describe('The tool to call next.'),
+  with: z.string().optional().describe('What to pass it.'),
 });
 
 const RoutingSchema = z.strictObject({
   when: text.describe('The situation, as "When …".'),
   tool: tool.describe('The tool to call.'),
   with: z.string().optional().describe('What to pass it.'),
+  // biome-ignore lint/suspicious/noThenProperty: an author-facing JSON key holding an array; only a callable `then` makes a thenable.
+  then: z.array(RoutingCallSchema).min(1).optional().describe('The calls that follow the first, in order.'),
 });
 
 const NotCoveredSchema = z.strictObject({
@@ -164,6 +187,9 @@ export const ServerScopeSchema = z
         'Characters a host keeps for all published skill names and descriptions together (each counts name + description + 4). Default 3970, what Claude Code keeps; raise it only for hosts that load skills on demand.',
       ),
     check: CheckSchema.optional(),
+    documents: DocumentsSectionSchema.optional(),
+    skills: SkillsSectionSchema.optional(),
+    prompts: PromptsSectionSchema.optional(),
   })
   .describe('companion server scope: identity, coverage and routing of one content repository.');
 

@@ -12,6 +12,7 @@ import {
 } from 'jsonc-parser';
 import type * as z from 'zod';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
+import { validateContentDeclarations } from './scope-content-rules.js';
 import { SCOPE_SCHEMA_FILE, type ServerScope, ServerScopeSchema, TOOL_NAMES } from './scope-schema.js';
 
 export const SCOPE_FILE = 'knowledge/server-scope.json';
@@ -102,6 +103,7 @@ function parseScope(text: string | undefined): ScopeRead {
   }
   const scope = parsed.data;
   diagnostics.push(...validateReferences(scope, positionOf));
+  diagnostics.push(...validateContentDeclarations(scope, SCOPE_FILE, positionOf));
   return { scope, diagnostics, positionOf };
 }
 
@@ -156,6 +158,9 @@ function validateReferences(scope: ServerScope, positionOf: ScopeRead['positionO
   });
   scope.routing.forEach((entry, i) => {
     checkTool(entry.tool, ['routing', i, 'tool']);
+    entry.then?.forEach((call, j) => {
+      checkTool(call.tool, ['routing', i, 'then', j, 'tool']);
+    });
   });
   return out;
 }

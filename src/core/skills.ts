@@ -17,9 +17,13 @@ export const BASE_FILE = 'skills/base.md';
 /** Where every published skill receives `skills/base.md`. */
 export const BASE_PATH = 'references/base.md';
 export const SKILL_BODY = 'SKILL.md';
-/** The `metadata` key (and value) that keeps a skill unpublished. */
-export const DRAFT_KEY = 'companion-status';
-export const DRAFT_VALUE = 'draft';
+/** The `metadata` entry that keeps a skill unpublished: `metadata.<key>: <value>` (the scope file may name another). */
+export interface DraftMarker {
+  readonly key: string;
+  readonly value: string;
+}
+/** The draft marker unless the scope file's `skills.draft` names another. */
+export const DEFAULT_DRAFT_MARKER: DraftMarker = { key: 'companion-status', value: 'draft' };
 /** SEP-2640 per-skill limits. */
 export const MAX_SKILL_FILES = 512;
 export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
@@ -58,18 +62,30 @@ export interface SkillRead {
 /**
  * Reads one skill directory from the files below it (`files` keyed by the path inside the directory).
  * Returns no skill when it cannot be served: no SKILL.md, unreadable front matter, an invalid name or
- * description, or beyond the SEP-2640 limits.
+ * description, or beyond the SEP-2640 limits. `draft` marks a skill whose `metadata` carries `marker`.
  */
-export function readSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize: number): SkillRead {
+export function readSkill(
+  id: string,
+  files: ReadonlyMap<string, SourceFile>,
+  baseSize: number,
+  marker: DraftMarker = DEFAULT_DRAFT_MARKER,
+): SkillRead {
   // Memoized on the identity of every file's bytes: a rebuild re-reads only the skills an edit touched.
   const body = files.get(SKILL_BODY);
   const key = body?.bytes;
   const cached = key ? skillMemo.get(key) : undefined;
-  if (cached && cached.id === id && cached.baseSize === baseSize && sameFiles(cached.files, files)) {
+  if (
+    cached &&
+    cached.id === id &&
+    cached.baseSize === baseSize &&
+    cached.marker.key === marker.key &&
+    cached.marker.value === marker.value &&
+    sameFiles(cached.files, files)
+  ) {
     return cached.result;
   }
-  const result = parseSkill(id, files, baseSize);
-  if (key) skillMemo.set(key, { id, baseSize, files, result });
+  const result = parseSkill(id, files, baseSize, marker);
+  if (key) skillMemo.set(key, { id, baseSize, marker, files, result });
   return result;
 }
 
@@ -78,6 +94,7 @@ const skillMemo = new WeakMap<
   {
     readonly id: string;
     readonly baseSize: number;
+    readonly marker: DraftMarker;
     readonly files: ReadonlyMap<string, SourceFile>;
     readonly result: SkillRead;
   }
@@ -92,7 +109,12 @@ function sameFiles(a: ReadonlyMap<string, SourceFile>, b: ReadonlyMap<string, So
   return true;
 }
 
-function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize: number): SkillRead {
+function parseSkill(
+  id: string,
+  files: ReadonlyMap<string, SourceFile>,
+  baseSize: number,
+  marker: DraftMarker,
+): SkillRead {
   const dir = `${SKILLS_DIR}${id}`;
   const bodyPath = `${dir}/${SKILL_BODY}`;
   if (!isSafeSegment(id)) {
@@ -148,7 +170,7 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
   } else {
     data = fm.data;
     const found = diagnostics.length;
-    draft = checkFrontMatter(fm, id, bodyPath, diagnostics);
+    draft = checkFrontMatter(fm, id, bodyPath, marker, diagnostics);
     const unservable: readonly string[] = [codes.skillName.code, codes.skillDescription.code];
     if (diagnostics.slice(found).some((d) => unservable.includes(d.code))) servable = false;
   }
@@ -251,12 +273,13 @@ function parseSkill(id: string, files: ReadonlyMap<string, SourceFile>, baseSize
 /**
  * The Agent Skills rules on a front matter that parsed — name, description, string fields, compatibility,
  * metadata, unknown keys, YAML that parsers read differently — each finding pushed onto `diagnostics`.
- * Answers whether the skill is a draft.
+ * Answers whether the skill is a draft (its `metadata` carries `marker`).
  */
 function checkFrontMatter(
   fm: Extract<FrontMatter, { kind: 'ok' }>,
   id: string,
   bodyPath: string,
+  marker: DraftMarker,
   diagnostics: Diagnostic[],
 ): boolean {
   const at = (key: string): { file: string } & Partial<Position> => ({
@@ -335,7 +358,7 @@ function checkFrontMatter(
           );
         }
       }
-      draft = (metadata as Record<string, unknown>)[DRAFT_KEY] === DRAFT_VALUE;
+      draft = (metadata as Record<string, unknown>)[marker.key] === marker.value;
     }
   }
   for (const [key, pos] of fm.keys) {

@@ -13,8 +13,9 @@
  * covers; a routing line that matches (half the weight) puts the skill or document it names first. A miss is an answer too: it says nothing
  * matched and lists the topics, so the caller can rephrase.
  */
+import { routingCalls } from './coverage.js';
 import { extractTerms, splitWords, termMatchesWord, weighTerms } from './search.js';
-import type { Catalog } from './types.js';
+import type { Catalog, RoutingEntry } from './types.js';
 
 /** The parts of a catalog the guide reads. */
 export type TaskGuideInput = Pick<Catalog, 'coverage' | 'documents' | 'skills' | 'tools'>;
@@ -57,7 +58,8 @@ export interface TaskGuide {
   readonly topics: readonly GuideTopic[];
   readonly skills: readonly GuideSkill[];
   readonly documents: readonly GuideDocument[];
-  readonly routing: readonly { readonly when: string; readonly tool: string; readonly with?: string }[];
+  /** The routing lines that apply, best first, as the scope file writes them (`then`: the calls after the first). */
+  readonly routing: readonly RoutingEntry[];
   readonly nextTools: readonly GuideCall[];
 }
 
@@ -162,13 +164,15 @@ export function buildTaskGuide(
     for (const id of topic.documents) raise(documentScores, id, score * 0.9);
   }
   for (const { item: line, score } of routing) {
-    const target = line.with ?? '';
-    if (line.tool === 'skill_load') {
-      for (const skill of input.skills)
-        if (mentions(target, skill.id)) raise(skillScores, skill.id, 2 + score);
-    } else if (line.tool === 'document_lookup') {
-      for (const document of input.documents) {
-        if (mentions(target, document.id)) raise(documentScores, document.id, 2 + score);
+    for (const call of routingCalls(line)) {
+      const target = call.with ?? '';
+      if (call.tool === 'skill_load') {
+        for (const skill of input.skills)
+          if (mentions(target, skill.id)) raise(skillScores, skill.id, 2 + score);
+      } else if (call.tool === 'document_lookup') {
+        for (const document of input.documents) {
+          if (mentions(target, document.id)) raise(documentScores, document.id, 2 + score);
+        }
       }
     }
   }
@@ -239,15 +243,16 @@ export function buildTaskGuide(
     topics: matched ? matchedTopics : coverage.topics.map(toGuideTopic),
     skills,
     documents,
-    routing: routing
-      .sort((a, b) => b.score - a.score)
-      .map(({ item }) =>
-        item.with === undefined
-          ? { when: item.when, tool: item.tool }
-          : { when: item.when, tool: item.tool, with: item.with },
-      ),
+    routing: routing.sort((a, b) => b.score - a.score).map(({ item }) => formatRoutingLine(item)),
     nextTools,
   };
+}
+
+/** A routing line with only the keys it sets (the scope file's parse leaves unset optional keys out too). */
+function formatRoutingLine(line: RoutingEntry): RoutingEntry {
+  const [first, ...rest] = routingCalls(line);
+  // biome-ignore lint/suspicious/noThenProperty: a routing line's calls after the first; an array, never callable.
+  return rest.length === 0 ? { when: line.when, ...first! } : { when: line.when, ...first!, then: rest };
 }
 
 interface EntryWords {

@@ -6,6 +6,10 @@
  */
 import type { Diagnostic } from './diagnostics.js';
 import type { SuppressedDiagnostic } from './lint/directives.js';
+import type { PromptEntry } from './prompt-types.js';
+import type { Icon } from './scope-schema-content.js';
+
+export type { PromptArgumentEntry, PromptEntry } from './prompt-types.js';
 
 /** One file as the loader read it. `path` is posix, relative to the content root (`skills/a/SKILL.md`). */
 export interface SourceFile {
@@ -94,6 +98,12 @@ export interface BuildOptions {
   readonly descriptionBudget?: number;
   /** A notice put in front of the instructions (e.g. that published copies are stale). */
   readonly notice?: string;
+  /**
+   * Serve draft skills too, each marked as a draft (`SkillEntry.draft`, its description, its index entry and
+   * its prompt). For `companion dev --drafts` only: the author's own hosts. `serve`, `check` and `install`
+   * never set it. @default false
+   */
+  readonly includeDrafts?: boolean;
 }
 
 /** A resource's `annotations`, exactly as they go on the wire. `audience` is never set. */
@@ -165,6 +175,11 @@ export interface DocumentEntry {
   readonly scope: string;
   readonly description: string;
   readonly whenToUse?: string;
+  /**
+   * The declared front matter fields (the scope file's `documents.fields`) this document carries with a valid
+   * value, as JSON, in declaration order. Empty when none are declared.
+   */
+  readonly fields: Readonly<Record<string, unknown>>;
   /** The Markdown after the front matter. */
   readonly body: string;
   readonly sections: readonly DocumentSection[];
@@ -190,6 +205,8 @@ export interface SkillEntry {
   readonly description: string;
   /** The covering topic's scope id. */
   readonly scope?: string;
+  /** Set on a draft, which a catalog holds only when built with `includeDrafts`. */
+  readonly draft?: true;
   /** The YAML front matter as written, as JSON (YAML 1.2 core types: a date stays a string). */
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** The Markdown after the front matter. */
@@ -208,6 +225,8 @@ export interface ScopeDefinition {
   readonly transfers: boolean;
   /** The sentence every description of content in this scope ends with. */
   readonly sentence: string;
+  /** The sentence a skill's description ends with instead, when the scope file gives one. */
+  readonly skillSentence?: string;
 }
 
 export interface TopicEntry {
@@ -218,12 +237,21 @@ export interface TopicEntry {
   readonly tools: readonly string[];
   readonly documents: readonly string[];
   readonly skills: readonly string[];
+  /** Prompt names (files under `prompts/`). */
+  readonly prompts: readonly string[];
 }
 
-export interface RoutingEntry {
-  readonly when: string;
+/** One call of a routing line. */
+export interface RoutingCall {
   readonly tool: string;
   readonly with?: string;
+}
+
+/** "When X, call `tool` (with …), then …": the first call in `tool`/`with`, the calls after it in `then`. */
+export interface RoutingEntry extends RoutingCall {
+  readonly when: string;
+  /** The calls that follow the first, in order. */
+  readonly then?: readonly RoutingCall[];
 }
 
 export interface NotCoveredEntry {
@@ -247,6 +275,10 @@ export interface ServerIdentity {
   readonly version: string;
   /** URI scheme without `://`. */
   readonly scheme: string;
+  /** `serverInfo.websiteUrl`. */
+  readonly websiteUrl?: string;
+  /** `serverInfo.icons` (MCP 2025-11-25 `Icon[]`), validated: each `src` is https or a `data:image/…` URI. */
+  readonly icons?: readonly Icon[];
 }
 
 /** Everything the server will serve, derived from one snapshot. Immutable; a rebuild makes a new one. */
@@ -266,10 +298,16 @@ export interface Catalog {
   /** Every readable URI (listed or reached through a template) → the bytes a read returns. */
   readonly contents: ReadonlyMap<string, ServedContent>;
   readonly documents: readonly DocumentEntry[];
-  /** Published skills only; drafts appear nowhere. */
+  /** Published skills only; drafts appear nowhere unless built with `includeDrafts` (then `draft: true`). */
   readonly skills: readonly SkillEntry[];
   /** The listing budget all published skill names and descriptions share (CMP410). @default 3970 */
   readonly descriptionBudget?: number;
+  /**
+   * Every prompt served, by name: the files under `prompts/`, and each served skill when the scope file's
+   * `prompts.fromSkills` is on. `prompts/list` is `prompts.map((p) => p.listed)`; `renderPrompt` answers
+   * `prompts/get` and `listPromptArgumentValues` completion (src/core/prompt-render.ts).
+   */
+  readonly prompts: readonly PromptEntry[];
 }
 
 export interface BuildResult {
@@ -309,6 +347,11 @@ export interface CatalogDiff {
    * index when its JSON changed, plus a skill's `SKILL.md` when any file of the skill changed.
    */
   readonly updatedUris: readonly string[];
+  /**
+   * `prompts/list` would answer differently: a prompt came or went, or a listed field (title, description, an
+   * argument) changed. The cue for `notifications/prompts/list_changed` (modern era: `promptsListChanged`).
+   */
+  readonly promptsListChanged: boolean;
 }
 
 /** What happened to one file in a change, as an author would say it. */

@@ -1,6 +1,6 @@
 /**
- * The loader: reads a content root's `knowledge/` and `skills/` trees from disk into a `Snapshot`, keeping every
- * byte it hands over inside the root.
+ * The loader: reads a content root's `knowledge/`, `skills/` and `prompts/` trees from disk into a `Snapshot`,
+ * keeping every byte it hands over inside the root.
  *
  * Everything here is synchronous on purpose: `readFileSync`-style calls are 10–25× faster than `fs.promises` on
  * small files, and a synchronous walk cannot interleave with a rebuild. Every byte goes through one primitive
@@ -12,7 +12,8 @@ import { dirname, resolve } from 'node:path';
 import type { FileProblem, FileProblemKind, Snapshot, SourceFile } from '../core/types.js';
 
 /** The top-level directories of a content root that hold content; everything else under the root is ignored. */
-export const contentDirectories = ['knowledge', 'skills'] as const;
+export const contentDirectories = ['knowledge', 'skills', 'prompts'] as const;
+const contentDirectorySet: ReadonlySet<string> = new Set(contentDirectories);
 
 /** The per-file cap when none is given: 10 MiB. */
 export const defaultMaxFileBytes = 10 * 1024 * 1024;
@@ -89,7 +90,7 @@ export function isContentPath(path: string): boolean {
   if (path === '') return false;
   const segments = path.split('/');
   const first = segments[0]!;
-  if (first !== 'knowledge' && first !== 'skills') return false;
+  if (!contentDirectorySet.has(first)) return false;
   return segments.every((segment) => segment !== '' && segment !== '..' && !isIgnoredName(segment));
 }
 
@@ -178,7 +179,7 @@ export function createReader(root: string, options: ReadOptions = {}): Reader {
 }
 
 /**
- * Reads the whole content tree under `root`: every file below `knowledge/` and `skills/` that is not ignored,
+ * Reads the whole content tree under `root`: every file below the content directories that is not ignored,
  * with a `FileProblem` for each entry that cannot be served. Missing content directories are fine (empty).
  * Files are keyed in code-point order of their path and problems are sorted by path, so two reads of the same
  * tree are equal. Throws `RootError` when the root itself is unusable.
@@ -243,12 +244,14 @@ interface Context {
 
 /**
  * The content area a path is served from, relative to the root: every file of a skill is served from that
- * skill's directory (`skills/<name>`), every document from `knowledge/documents`, and everything else
+ * skill's directory (`skills/<name>`), every document from `knowledge/documents`, every prompt from `prompts`, and
+ * everything else
  * (`skills/base.md`, `knowledge/server-scope.json`, a stray file) from exactly its own path. A file is served
  * only when its real path lies inside its area; a link may point anywhere inside the area, never out of it.
  */
 export function buildContentArea(path: string): string {
   if (path.startsWith('knowledge/documents/') || path === 'knowledge/documents') return 'knowledge/documents';
+  if (path.startsWith('prompts/') || path === 'prompts') return 'prompts';
   if (path.startsWith('skills/')) {
     const end = path.indexOf('/', 'skills/'.length);
     return end === -1 ? path : path.slice(0, end);

@@ -29,9 +29,14 @@ export interface Publication {
   readonly digest: string;
 }
 
-/** Every published skill of `catalog` with its served bytes, and their digest. Pure; drafts are not in a catalog. */
+/**
+ * Every published skill of `catalog` with its served bytes, and their digest. Pure. A draft is never published,
+ * not even from a catalog built with `includeDrafts` (`companion dev --drafts`, whose staleness notice compares
+ * what install would write).
+ */
 export function buildPublication(catalog: Catalog): Publication {
-  const skills = [...catalog.skills]
+  const skills = catalog.skills
+    .filter((skill) => !skill.draft)
     .sort((a, b) => compareCodePoints(a.id, b.id))
     .map((skill) => ({
       id: skill.id,

@@ -8,6 +8,7 @@
  * `isError` result whose text says what to do instead, because the model can act on that and not on an error.
  */
 import * as z from 'zod';
+import { formatRoutingCalls } from '../core/coverage.js';
 import type { ToolName } from '../core/scope-schema.js';
 import { searchDocuments } from '../core/search.js';
 import { buildTaskGuide, type TaskGuide } from '../core/task-guide.js';
@@ -94,7 +95,15 @@ const TaskGuideOutput = z.object({
       lookup: CallSchema.optional(),
     }),
   ),
-  routing: z.array(z.object({ when: z.string(), tool: z.string(), with: z.string().optional() })),
+  routing: z.array(
+    z.object({
+      when: z.string(),
+      tool: z.string(),
+      with: z.string().optional(),
+      // biome-ignore lint/suspicious/noThenProperty: the calls after the first, an array; never callable.
+      then: z.array(z.object({ tool: z.string(), with: z.string().optional() })).optional(),
+    }),
+  ),
   nextTools: z.array(CallSchema),
 });
 
@@ -341,7 +350,7 @@ function describeGuide(guide: TaskGuide): string {
     if (guide.routing.length > 0) {
       lines.push('', 'Routing that applies:');
       for (const line of guide.routing) {
-        lines.push(`- ${line.when} → ${line.tool}${line.with ? ` with ${line.with}` : ''}`);
+        lines.push(`- ${line.when} → ${formatRoutingCalls(line)}`);
       }
     }
     if (guide.topics.length > 0) {

@@ -432,14 +432,17 @@ export function buildCoverageView(catalog: Catalog): CoverageView {
       .filter((id) => !namedDocuments.has(id))
       .sort(compare)
       .map((id) => ({ kind: 'document' as const, id })),
-    ...[...skillIds]
-      .filter((id) => !namedSkills.has(id))
+    // A draft (served by `dev --drafts`) needs no topic until it is published; check does not ask for one either.
+    ...catalog.skills
+      .filter((skill) => !skill.draft && !namedSkills.has(skill.id))
+      .map((skill) => skill.id)
       .sort(compare)
       .map((id) => ({ kind: 'skill' as const, id })),
   ];
   let listing = 0;
   let longest: SkillEntry | undefined;
   for (const skill of catalog.skills) {
+    if (skill.draft) continue; // hosts list only what is published (CMP410 counts the same)
     listing += skill.id.length + skill.description.length + 4;
     if (longest === undefined || skill.description.length > longest.description.length) longest = skill;
   }

@@ -75,7 +75,9 @@ describe('the packed package in an author repository', () => {
     expect(manifest.name).toBe(PACKAGE_NAME);
     expect(manifest.bin).toEqual({ companion: 'bin/companion.js' });
     const top = readdirSync(installed).sort();
-    expect(top).toEqual(expect.arrayContaining(['bin', 'dist', 'knowledge', 'skills', 'package.json']));
+    expect(top).toEqual(
+      expect.arrayContaining(['bin', 'dist', 'knowledge', 'skills', 'prompts', 'package.json']),
+    );
     for (const absent of ['src', 'test', 'bench', 'node_modules', '.ci']) expect(top).not.toContain(absent);
     const devDependency = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).devDependencies;
     expect(Object.keys(devDependency)).toEqual([PACKAGE_NAME]);

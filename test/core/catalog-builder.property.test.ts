@@ -7,7 +7,9 @@
  * (and from which version) is part of what must agree. Unchanged files keep their bytes objects between steps,
  * as the catalog store hands them over. The contents exercise the lint rules too: per-file findings (secrets,
  * fences, fragments, orphans, host fields), cross-skill ones (duplicate descriptions), routing truth, the scope
- * file's `check` section and inline `companion-disable` directives.
+ * file's `check` section and inline `companion-disable` directives; and the content model: prompts (files, and
+ * skills offered as prompts), declared document fields, another draft marker, skill sentences, and builders that
+ * include drafts.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +22,7 @@ import type {
   Snapshot,
   SourceFile,
 } from '../../src/core/types.js';
-import { MTIME, readFixture } from '../helpers/snapshot.js';
+import { editScope, MTIME, readFixture } from '../helpers/snapshot.js';
 
 const valid = readFixture('valid');
 const scope = valid['knowledge/server-scope.json']!;
@@ -55,7 +57,35 @@ const PATHS = [
   'skills/alpha/assets/orphan.txt',
   'skills/alpha/assets/id_rsa',
   'skills/beta/references/deep.md',
+  'prompts/review.md',
+  'prompts/alpha.md',
+  'prompts/notes.txt',
+  'prompts/sub/deep.md',
 ];
+
+const prompt = (body: string, args = '') => `---\ndescription: A prompt.\n${args}---\n${body}\n`;
+const SKILL_ARG =
+  'arguments:\n  - name: skill\n    description: A skill.\n    kind: skill\n    default: delta\n';
+const DOC_ARG =
+  'arguments:\n  - name: doc\n    description: A document.\n    kind: document\n    default: any/new\n';
+/** Scope files that reach prompts and the content-model sections. */
+const promptScope = editScope(scope, (s) => {
+  s.topics[0].prompts = ['review', 'alpha'];
+  s.prompts = { fromSkills: true };
+});
+const modelScope = editScope(scope, (s) => {
+  s.documents = {
+    fields: { hints: { type: 'array', items: { type: 'string' } }, level: { type: 'integer' } },
+  };
+  s.skills = { sentence: 'Follow it.', draft: { key: 'state', value: 'wip' } };
+  s.scopes[0].skillSentence = 'Anywhere.';
+  s.topics[1].prompts = ['review'];
+});
+/** Both at once: fields declared, skills offered as prompts, another draft marker. */
+const richScope = editScope(modelScope, (s) => {
+  s.topics[0].prompts = ['review', 'alpha'];
+  s.prompts = { fromSkills: true };
+});
 
 const BETA_LIKE_ALPHA = valid['skills/beta/SKILL.md']!.replace(
   'Does beta things. Use when beta is needed.',
@@ -79,7 +109,14 @@ const CONTENTS_BY_NAME = {
 };
 
 /** Directories a read can fail on just now (EMFILE): everything below is unknown until it is read again. */
-const DIRECTORIES = ['knowledge', 'knowledge/documents/any', 'skills', 'skills/alpha', 'skills/beta'];
+const DIRECTORIES = [
+  'knowledge',
+  'knowledge/documents/any',
+  'skills',
+  'skills/alpha',
+  'skills/beta',
+  'prompts',
+];
 
 /** What a file can become: valid and broken documents and skills, links and URIs that come and go. */
 const CONTENTS: (string | Uint8Array)[] = [
@@ -117,6 +154,42 @@ const CONTENTS: (string | Uint8Array)[] = [
   CONTENTS_BY_NAME.crlf,
   '# Deep\n\nSee [new](new.md) and [back](../SKILL.md#beta).\n',
   '# Part\n\n## Part\n\nSERVICE_TOKEN=Zq8r2Lm4Xw9Tb7Kc1Vn6\n',
+  // The content model: scope files with its sections, declared fields, another marker, prompts.
+  promptScope,
+  modelScope,
+  '---\ndescription: A guide.\nhints: [a, b]\nlevel: 2\n---\n# Hinted\n',
+  '---\ndescription: A guide.\nhints: [c]\n---\n# Hinted\n',
+  '---\ndescription: A guide.\nhints: 3\n---\n# Badly hinted\n',
+  skill('delta', 'A draft by the other marker.', 'metadata:\n  state: wip\n'),
+  prompt('Review {{skill}} at {{skill.uri}}.', SKILL_ARG),
+  prompt('Model it on {{doc.title}}{{#doc}} ({{doc.uri}}){{/doc}}.', DOC_ARG),
+  prompt('Uses {{missing}} and {{#open}}.'),
+  prompt('Do alpha things, {{{{ literally.'),
+];
+
+/**
+ * A narrow pool where the content model's own inputs change often: the same title with other declared fields,
+ * prompts whose defaults name documents and skills that come and go, skills turning drafts by the scope's marker.
+ */
+const MODEL_PATHS = [
+  'knowledge/documents/any/guides/first.md',
+  'knowledge/documents/any/new.md',
+  'prompts/review.md',
+  'skills/alpha/SKILL.md',
+  'skills/delta/SKILL.md',
+];
+const MODEL_CONTENTS = [
+  '---\ndescription: A guide.\nhints: [a, b]\nlevel: 2\n---\n# Hinted\n',
+  '---\ndescription: A guide.\nhints: [c]\n---\n# Hinted\n',
+  '---\ndescription: A guide.\nhints: 3\n---\n# Hinted\n',
+  '---\ndescription: A guide.\nlevel: 1\n---\n# Hinted\n',
+  prompt('Review {{skill}} at {{skill.uri}}.', SKILL_ARG),
+  prompt('Model it on {{doc.title}}{{#doc}} ({{doc.uri}}){{/doc}}.', DOC_ARG),
+  prompt('Uses {{missing}}.'),
+  skill('alpha', 'Read [base](references/base.md).'),
+  skill('alpha', 'A draft now.', 'metadata:\n  state: wip\n'),
+  skill('delta', 'Delta.'),
+  skill('delta', 'A draft by the other marker.', 'metadata:\n  state: wip\n'),
 ];
 
 /** Edits that take more than one file: a reference two links deep needs the skill that links the first. */
@@ -148,45 +221,48 @@ type Step =
   | { readonly kind: 'problem'; readonly path: string; readonly problem: FileProblemKind }
   | { readonly kind: 'clear'; readonly path: string };
 
-const step: fc.Arbitrary<Step> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('write' as const),
-      path: fc.constantFrom(...PATHS),
-      content: fc.constantFrom(...CONTENTS),
-      minutes: fc.integer({ min: -3, max: 12 }),
-    }),
-    weight: 6,
-  },
-  {
-    arbitrary: fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...PATHS) }),
-    weight: 2,
-  },
-  {
-    arbitrary: fc.record({ kind: fc.constant('combo' as const), writes: fc.constantFrom(...COMBOS) }),
-    weight: 1,
-  },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('problem' as const),
-      path: fc.constantFrom(...PATHS),
-      problem: fc.constantFrom<FileProblemKind>('unreadable', 'symlink-escape', 'too-large', 'unavailable'),
-    }),
-    weight: 1,
-  },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('problem' as const),
-      path: fc.constantFrom(...DIRECTORIES),
-      problem: fc.constant<FileProblemKind>('unavailable'),
-    }),
-    weight: 1,
-  },
-  {
-    arbitrary: fc.record({ kind: fc.constant('clear' as const), path: fc.constantFrom(...DIRECTORIES) }),
-    weight: 1,
-  },
-);
+/** Edits of `paths` into `contents`, multi-file saves, loader problems and directories unreadable just now. */
+function stepsOver(paths: readonly string[], contents: readonly (string | Uint8Array)[]): fc.Arbitrary<Step> {
+  return fc.oneof(
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('write' as const),
+        path: fc.constantFrom(...paths),
+        content: fc.constantFrom(...contents),
+        minutes: fc.integer({ min: -3, max: 12 }),
+      }),
+      weight: 6,
+    },
+    {
+      arbitrary: fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...paths) }),
+      weight: 2,
+    },
+    {
+      arbitrary: fc.record({ kind: fc.constant('combo' as const), writes: fc.constantFrom(...COMBOS) }),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('problem' as const),
+        path: fc.constantFrom(...paths),
+        problem: fc.constantFrom<FileProblemKind>('unreadable', 'symlink-escape', 'too-large', 'unavailable'),
+      }),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('problem' as const),
+        path: fc.constantFrom(...DIRECTORIES),
+        problem: fc.constant<FileProblemKind>('unavailable'),
+      }),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.record({ kind: fc.constant('clear' as const), path: fc.constantFrom(...DIRECTORIES) }),
+      weight: 1,
+    },
+  );
+}
 
 /** Everything a host or a check can observe, with `contents` in URI order (its order is not a contract). */
 function observe(result: BuildResult) {
@@ -205,6 +281,7 @@ function observe(result: BuildResult) {
       .sort((a, b) => (a.uri < b.uri ? -1 : 1)),
     documents: catalog.documents,
     skills: catalog.skills,
+    prompts: catalog.prompts,
     held: result.held,
     lastGood: [...(result.lastGood ?? new Map())]
       .map(([path, file]) => [path, file.mtimeMs, Buffer.from(file.bytes).toString('base64')])
@@ -247,58 +324,74 @@ function changedBetween(before: ReturnType<typeof readDisk>, after: ReturnType<t
 }
 
 describe('createCatalogBuilder', () => {
-  it('update equals a build from scratch after any sequence of edits', () => {
-    fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
-        const files = new Map<string, SourceFile>();
-        const problems = new Map<string, FileProblem>();
-        const encoder = new TextEncoder();
-        for (const [path, text] of Object.entries(valid)) {
-          files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
-        }
-        const builder = createCatalogBuilder();
-        let disk = readDisk(files, problems);
-        let incremental = builder.build(disk);
-        let fresh = buildCatalog(disk);
-        expect(observe(incremental)).toEqual(observe(fresh));
-        steps.forEach((s) => {
-          if (s.kind === 'write') {
-            const mtimeMs = MTIME + s.minutes * 60_000;
-            const bytes = typeof s.content === 'string' ? encoder.encode(s.content) : s.content;
-            files.set(s.path, { path: s.path, bytes, mtimeMs });
-            problems.delete(s.path);
-          } else if (s.kind === 'delete') {
-            files.delete(s.path);
-            problems.delete(s.path);
-          } else if (s.kind === 'combo') {
-            for (const [path, text] of s.writes) {
-              files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
-              problems.delete(path);
-            }
-          } else if (s.kind === 'clear') {
-            problems.delete(s.path);
-          } else {
-            if (!DIRECTORIES.includes(s.path)) files.delete(s.path);
-            problems.set(s.path, { path: s.path, kind: s.problem });
+  const step = stepsOver(PATHS, CONTENTS);
+  const modelStep = stepsOver(MODEL_PATHS, MODEL_CONTENTS);
+  // From the fixture's scope file and from one with the content model's sections, with and without drafts; the
+  // narrow pool with both.
+  it.each([
+    ['', {}, scope, step, 200],
+    [' (drafts included)', { includeDrafts: true }, scope, step, 100],
+    [' (prompts and declared fields from the start)', {}, richScope, step, 100],
+    [' (edits of declared fields, prompts and drafts)', { includeDrafts: true }, richScope, modelStep, 80],
+    [' (edits of declared fields, prompts and drafts, published view)', {}, richScope, modelStep, 80],
+  ] as const)(
+    'update equals a build from scratch after any sequence of edits%s',
+    (_name, options, initialScope, edit, numRuns) => {
+      fc.assert(
+        fc.property(fc.array(edit, { minLength: 1, maxLength: 12 }), (steps) => {
+          const files = new Map<string, SourceFile>();
+          const problems = new Map<string, FileProblem>();
+          const encoder = new TextEncoder();
+          for (const [path, text] of Object.entries({
+            ...valid,
+            'knowledge/server-scope.json': initialScope,
+          })) {
+            files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
           }
-          const next = readDisk(files, problems);
-          const changed = changedBetween(disk, next);
-          // The store hands each build the last good versions the previous one handed back.
-          const snapshot: Snapshot = { ...next, lastGood: incremental.lastGood! };
-          const updated = builder.update(snapshot, changed);
-          const nextFresh = buildCatalog(snapshot);
-          expect(observe(updated)).toEqual(observe(nextFresh));
-          expect(diffCatalogs(incremental.catalog, updated.catalog)).toEqual(
-            diffCatalogs(fresh.catalog, nextFresh.catalog),
-          );
-          disk = next;
-          incremental = updated;
-          fresh = nextFresh;
-        });
-      }),
-      { numRuns: 300 },
-    );
-  });
+          const builder = createCatalogBuilder(options);
+          let disk = readDisk(files, problems);
+          let incremental = builder.build(disk);
+          let fresh = buildCatalog(disk, options);
+          expect(observe(incremental)).toEqual(observe(fresh));
+          steps.forEach((s) => {
+            if (s.kind === 'write') {
+              const mtimeMs = MTIME + s.minutes * 60_000;
+              const bytes = typeof s.content === 'string' ? encoder.encode(s.content) : s.content;
+              files.set(s.path, { path: s.path, bytes, mtimeMs });
+              problems.delete(s.path);
+            } else if (s.kind === 'delete') {
+              files.delete(s.path);
+              problems.delete(s.path);
+            } else if (s.kind === 'combo') {
+              for (const [path, text] of s.writes) {
+                files.set(path, { path, bytes: encoder.encode(text), mtimeMs: MTIME });
+                problems.delete(path);
+              }
+            } else if (s.kind === 'clear') {
+              problems.delete(s.path);
+            } else {
+              if (!DIRECTORIES.includes(s.path)) files.delete(s.path);
+              problems.set(s.path, { path: s.path, kind: s.problem });
+            }
+            const next = readDisk(files, problems);
+            const changed = changedBetween(disk, next);
+            // The store hands each build the last good versions the previous one handed back.
+            const snapshot: Snapshot = { ...next, lastGood: incremental.lastGood! };
+            const updated = builder.update(snapshot, changed);
+            const nextFresh = buildCatalog(snapshot, options);
+            expect(observe(updated)).toEqual(observe(nextFresh));
+            expect(diffCatalogs(incremental.catalog, updated.catalog)).toEqual(
+              diffCatalogs(fresh.catalog, nextFresh.catalog),
+            );
+            disk = next;
+            incremental = updated;
+            fresh = nextFresh;
+          });
+        }),
+        { numRuns },
+      );
+    },
+  );
 
   // The random sequences above reach each lint trigger only by chance; here each one is written onto the valid
   // fixture (and taken away again) once, so every family of rules is known to go through `update`.

@@ -75,6 +75,7 @@ function catalog(parts: Parts = {}): Catalog {
     contents: new Map((parts.contents ?? []).map((c) => [c.uri, c])),
     documents: [],
     skills: parts.skills ?? [],
+    prompts: [],
   };
 }
 
@@ -84,7 +85,7 @@ describe('diffCatalogs', () => {
     const a = catalog({ contents });
     // Equal values in fresh objects, as a rebuild from identical bytes produces.
     const b = catalog({ contents: contents.map((c) => ({ ...c })) });
-    expect(diffCatalogs(a, b)).toEqual({ listChanged: false, updatedUris: [] });
+    expect(diffCatalogs(a, b)).toEqual({ listChanged: false, updatedUris: [], promptsListChanged: false });
   });
 
   it.each([
@@ -139,6 +140,7 @@ describe('diffCatalogs', () => {
     expect(diffCatalogs(a, b)).toEqual({
       listChanged: false,
       updatedUris: ['demo://guides', 'demo://guides/a', 'demo://guides/gone'],
+      promptsListChanged: false,
     });
   });
 
@@ -178,7 +180,11 @@ describe('diffCatalogs', () => {
           catalog({ contents: Object.entries(entries).map(([k, v]) => content(`demo://guides/${k}`, v)) });
         const a = build(left);
         const b = build(right);
-        expect(diffCatalogs(a, a)).toEqual({ listChanged: false, updatedUris: [] });
+        expect(diffCatalogs(a, a)).toEqual({
+          listChanged: false,
+          updatedUris: [],
+          promptsListChanged: false,
+        });
         expect(diffCatalogs(a, b).updatedUris).toEqual(diffCatalogs(b, a).updatedUris);
         const expected = [...new Set([...Object.keys(left), ...Object.keys(right)])]
           .filter((k) => left[k] !== right[k])

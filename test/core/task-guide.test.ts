@@ -24,6 +24,7 @@ function document(id: string, title: string, description: string, whenToUse?: st
     scope: id.split('/')[0]!,
     description,
     ...(whenToUse === undefined ? {} : { whenToUse }),
+    fields: {},
     body: `# ${title}\n`,
     sections: [],
   };
@@ -57,6 +58,7 @@ const input: TaskGuideInput = {
         tools: ['task_guide'],
         documents: ['any/release/checklist'],
         skills: ['release-a-service'],
+        prompts: [],
       },
       {
         id: 'authoring',
@@ -66,6 +68,7 @@ const input: TaskGuideInput = {
         tools: ['skill_load'],
         documents: ['any/skills/anatomy'],
         skills: ['write-a-skill'],
+        prompts: [],
       },
       {
         id: 'reviews',
@@ -74,6 +77,7 @@ const input: TaskGuideInput = {
         tools: ['document_lookup'],
         documents: ['core/process/review'],
         skills: [],
+        prompts: [],
       },
     ],
     routing: [

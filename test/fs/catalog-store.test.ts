@@ -426,6 +426,27 @@ describe('createCatalogStore', () => {
     expect(change.current.diagnostics).toEqual(fresh.diagnostics);
     expect([...catalog.contents.keys()].sort()).toEqual([...fresh.catalog.contents.keys()].sort());
   });
+
+  it('reads prompts/ as content: a new, edited or removed prompt rebuilds, and says when prompts/list changed', () => {
+    const p = copyFixture('typo3-conversion');
+    projects.push(p);
+    const s = createCatalogStore({ root: p.root });
+    expect(s.current().catalog.prompts.map((prompt) => prompt.name)).toEqual(['commit_message', 'debrief']);
+    const body = p.path('prompts/debrief.md');
+    p.write(
+      'prompts/debrief.md',
+      fs.readFileSync(body, 'utf8').replace('Change no files.', 'Change nothing.'),
+    );
+    const edited = s.applyChanges(['prompts/debrief.md'])!;
+    expect(edited.promptsListChanged).toBe(false);
+    expect(edited.changedPaths).toEqual(['prompts/debrief.md']);
+    p.remove('prompts/debrief.md');
+    const removed = s.applyChanges(['prompts/debrief.md'])!;
+    expect(removed.promptsListChanged).toBe(true);
+    expect(removed.current.catalog.prompts.map((prompt) => prompt.name)).toEqual(['commit_message']);
+    expect(removed.current.diagnostics.map((d) => d.code)).toEqual(['CMP915']);
+    expect(removed.current.diagnostics).toEqual(buildCatalog(readSnapshot(p.root)).diagnostics);
+  });
 });
 
 describe('createStaticSource', () => {

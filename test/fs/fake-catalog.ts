@@ -42,6 +42,7 @@ export function fakeBuildCatalog(snapshot: Snapshot): BuildResult {
       },
     })),
     templates: [],
+    prompts: [],
     contents,
     documents: [],
     skills: [],

@@ -8,6 +8,7 @@ import type { Snapshot } from '../../src/core/types.js';
 import {
   createReader,
   createReadResult,
+  isContentPath,
   RootError,
   readEntry,
   readSnapshot,
@@ -66,6 +67,24 @@ describe('readSnapshot', () => {
     expect(Object.getPrototypeOf(skill.bytes)).toBe(Uint8Array.prototype);
     expect(skill.bytes.byteOffset).toBe(0);
     expect(skill.bytes.buffer.byteLength).toBe(skill.bytes.byteLength);
+  });
+
+  it('reads prompts/ beside knowledge/ and skills/, and nothing else at the top level', () => {
+    const p = createTempProject({
+      'prompts/review.md': 'r',
+      'prompts/.review.md.swp': 'x',
+      'knowledge/server-scope.json': '{}',
+      'notes/prompt.md': 'x',
+      'README.md': 'x',
+    });
+    projects.push(p);
+    expect([...readSnapshot(p.root).files.keys()]).toEqual([
+      'knowledge/server-scope.json',
+      'prompts/review.md',
+    ]);
+    expect(isContentPath('prompts/review.md')).toBe(true);
+    expect(isContentPath('prompts')).toBe(true);
+    expect(isContentPath('notes/prompt.md')).toBe(false);
   });
 
   it('treats missing content directories as empty', () => {
@@ -159,6 +178,28 @@ describe('readSnapshot', () => {
     // Only the files served were opened: no refused target, and nothing under notes/.
     const opened = open.mock.calls.map(([path]) => String(path).slice(p.root.length + 1)).sort();
     expect(opened).toEqual([...snapshot.files.keys()]);
+  });
+
+  it('serves a prompt from prompts/: a link inside prompts/ is followed, a link out of it is refused', () => {
+    const p = project({
+      'prompts/review.md': 'R',
+      'knowledge/documents/any/a.md': 'A',
+      '.env': 'TOKEN=secret',
+    });
+    p.symlink('review.md', 'prompts/again.md');
+    p.symlink('../knowledge/documents/any/a.md', 'prompts/document.md');
+    p.symlink('../.env', 'prompts/env.md');
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()]).toEqual([
+      'knowledge/documents/any/a.md',
+      'prompts/again.md',
+      'prompts/review.md',
+    ]);
+    expect(text(snapshot.files.get('prompts/again.md')!.bytes)).toBe('R');
+    expect(snapshot.problems).toEqual([
+      { path: 'prompts/document.md', kind: 'link-outside-area', detail: 'knowledge/documents/any/a.md' },
+      { path: 'prompts/env.md', kind: 'link-to-hidden', detail: '.env' },
+    ]);
   });
 
   it('refuses a link into a hidden, backup or ignored name (.env, .git/config), in the root or in its area', () => {

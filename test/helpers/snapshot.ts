@@ -42,3 +42,14 @@ export function readFixture(dir: string): Record<string, string> {
   walk(root);
   return out;
 }
+
+/** A scope file's parsed JSON, which tests edit freely. */
+// biome-ignore lint/suspicious/noExplicitAny: free-form JSON, edited in place by tests
+export type ScopeJson = Record<string, any>;
+
+/** `text` (a scope file) parsed, changed by `edit` and printed again with two-space indentation. */
+export function editScope(text: string, edit: (scope: ScopeJson) => void): string {
+  const scope = JSON.parse(text) as ScopeJson;
+  edit(scope);
+  return JSON.stringify(scope, null, 2);
+}

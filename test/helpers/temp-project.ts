@@ -2,7 +2,16 @@
  * Real temporary content roots for tests that need a disk: a fresh directory under `os.tmpdir()`, filled from
  * a map of files or copied from `test/fixtures/<name>/`, with small helpers to change it and remove it.
  */
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +77,7 @@ export function createTempProject(
 }
 
 export interface CopyFixtureOptions extends TempProjectOptions {
-  /** Also copy the repository's bundled `knowledge/` and `skills/` first (the fixture's files win). */
+  /** Also copy the repository's bundled `knowledge/`, `skills/` and `prompts/` first (the fixture's files win). */
   readonly bundled?: boolean;
 }
 
@@ -79,7 +88,8 @@ export interface CopyFixtureOptions extends TempProjectOptions {
 export function copyFixture(name: string, options: CopyFixtureOptions = {}): TempProject {
   const project = createTempProject({}, options);
   if (options.bundled) {
-    for (const directory of ['knowledge', 'skills']) {
+    for (const directory of ['knowledge', 'skills', 'prompts']) {
+      if (!existsSync(join(repoRoot, directory))) continue;
       cpSync(join(repoRoot, directory), project.path(directory), { recursive: true, verbatimSymlinks: true });
     }
   }

@@ -115,6 +115,20 @@ describe('buildCoverageView', () => {
     expect(view).toMatchObject({ documents: 3, skills: 2 });
   });
 
+  it('leaves a draft served by dev --drafts out of what is uncovered and out of the listing meter', () => {
+    const published = makeCatalog({ skills: ['used'], topics: [{ skills: ['used'] }] });
+    const withDraft = {
+      ...published,
+      skills: [
+        ...published.skills,
+        { ...published.skills[0]!, id: 'wip', description: 'x'.repeat(500), draft: true as const },
+      ],
+    };
+    const view = buildCoverageView(withDraft);
+    expect(view.uncovered).toEqual([]);
+    expect(view.meters[0]).toEqual(buildCoverageView(published).meters[0]);
+  });
+
   it('follows a generation whose catalog changed, and keeps the view when only diagnostics did', () => {
     const covered = makeCatalog({ documents: ['any/a'], topics: [{ documents: ['any/a'] }] });
     const g1 = makeGeneration(1, [], covered);

@@ -25,6 +25,7 @@ export function makeCatalog(spec: CatalogSpec = {}): Catalog {
     tools: topic.tools ?? [],
     documents: topic.documents ?? [],
     skills: topic.skills ?? [],
+    prompts: topic.prompts ?? [],
   }));
   return {
     server: { name: 'demo', title: 'Demo content', version: '1.0.0', scheme: 'demo' },
@@ -42,6 +43,7 @@ export function makeCatalog(spec: CatalogSpec = {}): Catalog {
       title: id,
       scope: id.split('/')[0] ?? 'any',
       description: '',
+      fields: {},
       body: '',
       sections: [],
     })),
@@ -55,6 +57,7 @@ export function makeCatalog(spec: CatalogSpec = {}): Catalog {
       files: [],
       manifest: [],
     })),
+    prompts: [],
   };
 }
 
@@ -76,6 +79,7 @@ export function makeChange(
     current,
     listChanged: fields.listChanged ?? false,
     updatedUris: fields.updatedUris ?? [],
+    promptsListChanged: false,
     changedPaths: fields.changedPaths ?? ['skills/a/SKILL.md'],
     rebuildMs: fields.rebuildMs ?? 3,
   };

@@ -23,7 +23,7 @@ import { createServedStore, NoContentError, type ServedStore } from '../served-s
 
 const DEFAULT_HOST = '127.0.0.1';
 
-const USAGE = `Usage: companion dev [--root DIR] [--port N] [--host HOST] [--session-timeout S]
+const USAGE = `Usage: companion dev [--root DIR] [--port N] [--host HOST] [--session-timeout S] [--drafts]
 
 Serves the content to MCP hosts over Streamable HTTP while you edit it: every save
 rebuilds, every connected host is notified, and the terminal shows coverage,
@@ -42,6 +42,8 @@ Options:
                 Seconds an HTTP session may stay silent with no open stream
                 before it is closed (a host that left without saying so).
                 Default: ${DEFAULT_IDLE_TIMEOUT_MS / 1000}.
+  --drafts      Also serve draft skills to your hosts, marked as drafts, to try
+                them before publishing. serve, check and install never do.
   -h, --help    Show this help.
 
 Exit codes:
@@ -55,6 +57,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'session-timeout': { type: 'string' },
+  drafts: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -101,7 +104,9 @@ export const run: Command = async (argv, io) => {
 
   let served: ServedStore;
   try {
-    served = createServedStore(resolve(io.cwd, values.root ?? '.'), io.cwd, io.env);
+    served = createServedStore(resolve(io.cwd, values.root ?? '.'), io.cwd, io.env, {
+      includeDrafts: values.drafts,
+    });
   } catch (error) {
     if (!(error instanceof RootError) && !(error instanceof NoContentError)) throw error;
     io.stderr.write(`companion dev: ${error.message}\n`);

@@ -4,7 +4,7 @@
  * file, whose prose every host is shown.
  */
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { SCOPE_FILE } from '../scope.js';
+import { formatJsonPath, SCOPE_FILE } from '../scope.js';
 import { type ServerScope, TOOL_NAMES } from '../scope-schema.js';
 import { lintSecretsInText } from './text-rules.js';
 
@@ -20,6 +20,8 @@ function* proseOf(scope: ServerScope): Generator<[string, (string | number)[]]> 
   if (scope.instructions.then !== undefined) yield [scope.instructions.then, ['instructions', 'then']];
   for (const [i, entry] of scope.instructions.index.entries()) {
     yield [entry.question, ['instructions', 'index', i, 'question']];
+    if (entry.with !== undefined) yield [entry.with, ['instructions', 'index', i, 'with']];
+    if (entry.note !== undefined) yield [entry.note, ['instructions', 'index', i, 'note']];
   }
   for (const [i, topic] of scope.topics.entries()) {
     yield [topic.title, ['topics', i, 'title']];
@@ -28,6 +30,9 @@ function* proseOf(scope: ServerScope): Generator<[string, (string | number)[]]> 
   for (const [i, entry] of scope.routing.entries()) {
     yield [entry.when, ['routing', i, 'when']];
     if (entry.with !== undefined) yield [entry.with, ['routing', i, 'with']];
+    for (const [j, call] of (entry.then ?? []).entries()) {
+      if (call.with !== undefined) yield [call.with, ['routing', i, 'then', j, 'with']];
+    }
   }
   for (const [i, entry] of scope.notCovered.entries()) {
     yield [entry.topic, ['notCovered', i, 'topic']];
@@ -94,18 +99,28 @@ export function lintRouting(
   const out: Diagnostic[] = [];
   const scopes = new Set(scope.scopes.map((s) => s.id));
   for (const [i, entry] of scope.routing.entries()) {
-    for (const field of ['with', 'when'] as const) {
-      const value = entry[field];
+    // The first call's `with` and `when`, then each further call's `with` (with its own tool).
+    const texts = [
+      { field: 'with' as const, value: entry.with, tool: entry.tool, path: ['routing', i, 'with'] },
+      { field: 'when' as const, value: entry.when, tool: entry.tool, path: ['routing', i, 'when'] },
+      ...(entry.then ?? []).map((call, j) => ({
+        field: 'with' as const,
+        value: call.with,
+        tool: call.tool,
+        path: ['routing', i, 'then', j, 'with'],
+      })),
+    ];
+    for (const { field, value, tool, path } of texts) {
       if (value === undefined) continue;
-      const where = { file: SCOPE_FILE, ...positionOf(['routing', i, field]) };
-      for (const { owner, written } of namedTargets(value, field, entry.tool, scheme, scopes)) {
+      const where = { file: SCOPE_FILE, ...positionOf(path) };
+      for (const { owner, written } of namedTargets(value, field, tool, scheme, scopes)) {
         const state = presence(owner);
         if (state === 'published' || state === 'failed') continue;
         const what = owner.startsWith('s:') ? `skill "${owner.slice(2)}"` : `document "${owner.slice(2)}"`;
         out.push(
           diagnose(
             codes.routingUnknownTarget,
-            `routing[${i}].${field} names ${what} (${JSON.stringify(written)}), which ${state === 'draft' ? 'is a draft and so not published' : 'does not exist'}.`,
+            `${formatJsonPath(path)} names ${what} (${JSON.stringify(written)}), which ${state === 'draft' ? 'is a draft and so not published' : 'does not exist'}.`,
             where,
           ),
         );
