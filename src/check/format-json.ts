@@ -8,7 +8,7 @@
  *       "suppressed": [
  *         { "code", "severity", "file", "line", "column", "message", "hint", "suppressedBy" }
  *       ],
- *       "summary": { "errors", "warnings", "infos", "suppressed", "documents", "skills", "ok" }
+ *       "summary": { "errors", "warnings", "infos", "suppressed", "documents", "skills", "prompts", "ok" }
  *     }
  *
  * Every key is always present, in this order. `file`, `line` and `column` are `null` when the diagnostic has
@@ -74,6 +74,7 @@ export function formatJson(
       suppressed: summary.suppressed ?? 0,
       documents: summary.documents,
       skills: summary.skills,
+      prompts: summary.prompts,
       ok: summary.ok,
     },
   };

@@ -71,7 +71,10 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: FormatDiagnost
  */
 export function formatSummaryLine(summary: CheckSummary, options: FormatOptions = {}): string {
   const palette = createPalette(options.color ?? false);
-  const scope = `in ${formatCount(summary.documents, 'document')} and ${formatCount(summary.skills, 'skill')}`;
+  const items = [formatCount(summary.documents, 'document'), formatCount(summary.skills, 'skill')];
+  // Prompts are named only where there are any: content without prompts reads as it always did.
+  if (summary.prompts > 0) items.push(formatCount(summary.prompts, 'prompt'));
+  const scope = `in ${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
   const findings = [
     ...(summary.errors > 0 ? [formatCount(summary.errors, 'error')] : []),
     ...(summary.warnings > 0 ? [formatCount(summary.warnings, 'warning')] : []),

@@ -15,6 +15,8 @@ export interface CheckSummary {
   readonly documents: number;
   /** Skills checked: every directory under `skills/` with a `SKILL.md`, drafts and broken ones included. */
   readonly skills: number;
+  /** Prompts checked: every `prompts/<name>.md`, whether it parsed or not. */
+  readonly prompts: number;
   readonly ok: boolean;
 }
 
@@ -22,10 +24,12 @@ export interface CheckSummary {
 export interface CheckedCounts {
   readonly documents: number;
   readonly skills: number;
+  readonly prompts: number;
 }
 
 const DOCUMENT = /^knowledge\/documents\/.+\.md$/;
 const SKILL_FILE = /^skills\/([^/]+)\/SKILL\.md$/;
+const PROMPT = /^prompts\/[^/]+\.md$/;
 
 /**
  * Counts what `snapshot` holds to check: the files a check looked at, not the ones that made it into the catalog,
@@ -34,15 +38,17 @@ const SKILL_FILE = /^skills\/([^/]+)\/SKILL\.md$/;
  */
 export function countChecked(snapshot: Snapshot): CheckedCounts {
   let documents = 0;
+  let prompts = 0;
   const skills = new Set<string>();
   const count = (path: string): void => {
     if (DOCUMENT.test(path)) documents++;
+    if (PROMPT.test(path)) prompts++;
     const skill = SKILL_FILE.exec(path);
     if (skill) skills.add(skill[1]!);
   };
   for (const path of snapshot.files.keys()) count(path);
   for (const problem of snapshot.problems) count(problem.path);
-  return { documents, skills: skills.size };
+  return { documents, skills: skills.size, prompts };
 }
 
 /** Counts `diagnostics` by severity; `ok` follows `failsCheck(diagnostics, strict)`. */
@@ -60,6 +66,7 @@ export function summarizeCheck(
     suppressed,
     documents: counts.documents,
     skills: counts.skills,
+    prompts: counts.prompts,
     ok: !failsCheck(diagnostics, strict),
   };
 }

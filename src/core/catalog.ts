@@ -757,7 +757,16 @@ function createState(options: BuildOptions): BuilderState {
     }
 
     // Prompts: the files, and the skills offered as prompts; assembled again when anything they read changed.
-    for (const path of touchedPrompts) promptBuilder.touch(path, snapshot.files.get(path));
+    for (const path of touchedPrompts) {
+      good.delete(path);
+      const served = promptBuilder.touch(
+        path,
+        snapshot.files.get(path),
+        fallback.get(path),
+        unavailableAt(path),
+      );
+      if (served !== undefined) good.set(path, served);
+    }
     if (full || touchedPrompts.size > 0 || skillsChanged || listChanged || coverageChanged) {
       const assembly = promptBuilder.assemble({
         scope,
@@ -849,7 +858,7 @@ function createState(options: BuildOptions): BuilderState {
     const held: HeldItem[] = [];
     if (heldScope) held.push(heldScope);
     if (heldBase) held.push(heldBase);
-    held.push(...heldUnits.values());
+    held.push(...heldUnits.values(), ...promptBuilder.held().values());
     const checked = applyCheckConfig(diagnostics, checkConfig, directives);
     return {
       catalog: options.notice ? withNotice(catalog, options.notice) : catalog,

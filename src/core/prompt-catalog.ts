@@ -8,7 +8,7 @@ import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
 import type { PromptArgumentEntry, PromptEntry, TemplateNode } from './prompt-types.js';
 import { buildListedPrompt, type ParsedPrompt, PROMPTS_DIR, readPrompt } from './prompts.js';
 import type { ServerScope } from './scope-schema.js';
-import type { DocumentEntry, SkillEntry, SourceFile } from './types.js';
+import type { DocumentEntry, HeldItem, SkillEntry, SourceFile } from './types.js';
 
 /** What a skill prompt's optional argument is called. */
 export const SKILL_PROMPT_ARGUMENT = 'task';
@@ -35,8 +35,20 @@ export interface PromptAssembly {
 export interface PromptBuilder {
   /** Forgets every prompt file (a build from scratch). */
   reset(): void;
-  /** Re-reads one prompt file path (`buildPromptName` accepts it); `undefined` when it is gone. */
-  touch(path: string, file: SourceFile | undefined): void;
+  /**
+   * Re-reads one prompt file path (`buildPromptName` accepts it); `file` is `undefined` when it is gone, or could
+   * not be read just now (`unavailable`). A prompt that does not parse, or could not be read, is served from
+   * `lastGood` (its last good version) when that parses: held, as documents and skills are. Answers the file
+   * whose version is served, for the build's own last good versions; `undefined` when none is.
+   */
+  touch(
+    path: string,
+    file: SourceFile | undefined,
+    lastGood: SourceFile | undefined,
+    unavailable: boolean,
+  ): SourceFile | undefined;
+  /** The prompts served from their last good version, by path. */
+  held(): ReadonlyMap<string, HeldItem>;
   /** What each prompt file's own read found, keyed by path; only non-empty ones. */
   readFindings(): ReadonlyMap<string, readonly Diagnostic[]>;
   assemble(input: PromptInput): PromptAssembly;
@@ -45,6 +57,7 @@ export interface PromptBuilder {
 export function createPromptBuilder(): PromptBuilder {
   const units = new Map<string, { readonly prompt?: ParsedPrompt }>();
   const findings = new Map<string, readonly Diagnostic[]>();
+  const heldPrompts = new Map<string, HeldItem>();
   // Entries derived from a parsed prompt or a skill entry, kept while their inputs are the same objects.
   const fileEntries = new WeakMap<
     ParsedPrompt,
@@ -57,18 +70,36 @@ export function createPromptBuilder(): PromptBuilder {
     reset() {
       units.clear();
       findings.clear();
+      heldPrompts.clear();
     },
-    touch(path, file) {
-      if (file === undefined) {
-        units.delete(path);
-        findings.delete(path);
-        return;
+    touch(path, file, lastGood, unavailable) {
+      heldPrompts.delete(path);
+      findings.delete(path);
+      const read = file === undefined ? undefined : readPrompt(file);
+      if (read !== undefined && read.diagnostics.length > 0) findings.set(path, read.diagnostics);
+      if (file !== undefined && read?.prompt !== undefined) {
+        units.set(path, { prompt: read.prompt });
+        return file;
       }
-      const read = readPrompt(file);
-      units.set(path, read.prompt === undefined ? {} : { prompt: read.prompt });
-      if (read.diagnostics.length === 0) findings.delete(path);
-      else findings.set(path, read.diagnostics);
+      // Broken on disk, or unreadable just now: the last good version, whole, while there is one.
+      const last =
+        (file !== undefined || unavailable) && lastGood !== undefined ? readPrompt(lastGood) : undefined;
+      if (last?.prompt !== undefined && lastGood !== undefined) {
+        units.set(path, { prompt: last.prompt });
+        heldPrompts.set(path, {
+          kind: 'prompt',
+          id: last.prompt.name,
+          path,
+          reason: file === undefined ? 'unavailable' : 'invalid',
+          modifiedMs: lastGood.mtimeMs,
+        });
+        return lastGood;
+      }
+      if (file === undefined) units.delete(path);
+      else units.set(path, {});
+      return undefined;
     },
+    held: () => heldPrompts,
     readFindings: () => findings,
     assemble(input) {
       const diagnostics: Diagnostic[] = [];

@@ -76,8 +76,8 @@ export interface Snapshot {
 
 /** An item served from its last good version while the file on disk does not parse, validate or read. */
 export interface HeldItem {
-  readonly kind: 'scope' | 'base' | 'document' | 'skill';
-  /** The document or skill id; the file path for the scope file and base.md. */
+  readonly kind: 'scope' | 'base' | 'document' | 'skill' | 'prompt';
+  /** The document, skill or prompt id; the file path for the scope file and base.md. */
   readonly id: string;
   /** The file — for a skill, its directory (`skills/<id>/`) — that the findings are about. */
   readonly path: string;

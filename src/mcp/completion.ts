@@ -1,8 +1,10 @@
 /**
- * `completion/complete` for the two resource templates. It is a disclosure channel, so it only ever offers what a
- * read would serve: document ids, published skill ids, and the files of the one skill named in
- * `context.arguments.skillId`. Never an error: anything it does not know completes to nothing.
+ * `completion/complete` for the two resource templates and for prompt arguments. It is a disclosure channel, so it
+ * only ever offers what a read would serve: document ids, published skill ids, the files of the one skill named in
+ * `context.arguments.skillId`, and a prompt argument's own values (its `enum`, or the served ids of its kind).
+ * Never an error: anything it does not know completes to nothing.
  */
+import { listPromptArgumentValues } from '../core/prompt-render.js';
 import type { Catalog } from '../core/types.js';
 import { buildDocumentTemplate, buildSkillFileTemplate } from '../core/uris.js';
 
@@ -35,8 +37,11 @@ export function completeFrom(candidates: Iterable<string>, prefix: string): Comp
 export function completeArgument(catalog: Catalog, params: Record<string, unknown>): CompletionAnswer {
   const ref = asRecord(params.ref);
   const argument = asRecord(params.argument);
-  if (ref?.type !== 'ref/resource' || typeof ref.uri !== 'string' || !argument) return EMPTY;
-  if (typeof argument.name !== 'string' || typeof argument.value !== 'string') return EMPTY;
+  if (!argument || typeof argument.name !== 'string' || typeof argument.value !== 'string') return EMPTY;
+  if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+    return completeFrom(listPromptArgumentValues(catalog, ref.name, argument.name) ?? [], argument.value);
+  }
+  if (ref?.type !== 'ref/resource' || typeof ref.uri !== 'string') return EMPTY;
   if (!catalog.templates.some((template) => template.uriTemplate === ref.uri)) return EMPTY;
   const scheme = catalog.server.scheme;
   const value = argument.value;

@@ -18,6 +18,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { renderPrompt } from '../core/prompt-render.js';
 import type { Catalog, CatalogSource, Generation } from '../core/types.js';
 import { completeArgument } from './completion.js';
 import { decodeCursor, paginate } from './cursor.js';
@@ -47,11 +48,13 @@ export const DEFAULT_SKILLS_PAGE_SIZE = 100;
 
 /**
  * Exactly what this server declares, in both eras; every declaration is backed by a handler below. In the
- * 2026-07-28 era `resources.subscribe` and `listChanged` mean the `subscriptions/listen` filters. No prompts (none
- * are served) and no `tools.listChanged` (the tools never change while the server runs).
+ * 2026-07-28 era `resources.subscribe` and the two `listChanged` mean the `subscriptions/listen` filters. Prompts
+ * are declared even when the content has none yet: a save can add one, and the host hears of it. No
+ * `tools.listChanged` (the tools never change while the server runs).
  */
 export const SERVER_CAPABILITIES = {
   resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
   completions: {},
   tools: {},
   extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } },
@@ -63,6 +66,7 @@ export const CACHE_SCOPE = 'public';
 /** The methods whose 2026-07-28 results the SDK gives `ttlMs`/`cacheScope` (the spec's `CacheableResult`s). */
 const CACHEABLE_METHODS = [
   'tools/list',
+  'prompts/list',
   'resources/list',
   'resources/templates/list',
   'resources/read',
@@ -71,6 +75,7 @@ const CACHEABLE_METHODS = [
 
 export const LIST_CHANGED = 'notifications/resources/list_changed';
 export const RESOURCE_UPDATED = 'notifications/resources/updated';
+export const PROMPTS_LIST_CHANGED = 'notifications/prompts/list_changed';
 
 /**
  * What a server reports about the host it answers: a registry session (stdio, legacy HTTP), or — for a modern
@@ -136,6 +141,15 @@ function toWireTemplate(template: Catalog['templates'][number]) {
   };
 }
 
+/** `prompts/get`'s `arguments`: a map of strings by the spec; anything else is left for `renderPrompt` to refuse. */
+function asArguments(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw invalidParams('prompts/get: arguments must be an object of strings', { arguments: value });
+  }
+  return value as Record<string, unknown>;
+}
+
 /** Creates a server for one serving unit (a connection, a legacy session, a modern request). */
 export function createCompanionServer(source: CatalogSource, options: CreateServerOptions): Server {
   const { host, era } = options;
@@ -145,8 +159,15 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
   const cacheHint = { ttlMs: options.cacheTtlMs, cacheScope: CACHE_SCOPE } as const;
   const cache: CacheFields = era === 'modern' ? cacheHint : {};
   const initial = source.current().catalog;
+  const { name, title, version, websiteUrl, icons } = initial.server;
   const server = new Server(
-    { name: initial.server.name, title: initial.server.title, version: initial.server.version },
+    {
+      name,
+      title,
+      version,
+      ...(websiteUrl === undefined ? {} : { websiteUrl }),
+      ...(icons === undefined || icons.length === 0 ? {} : { icons: icons.map((icon) => ({ ...icon })) }),
+    },
     {
       capabilities: SERVER_CAPABILITIES,
       instructions: initial.instructions,
@@ -259,6 +280,29 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
   });
 
   handle('completion/complete', (params, { catalog }) => ({ completion: completeArgument(catalog, params) }));
+
+  handle('prompts/list', (params, { catalog }) => {
+    // The prompts fit one page (a content repository holds tens, not thousands): no cursor was ever issued.
+    if (params.cursor !== undefined) throw invalidParams('Invalid cursor', { cursor: params.cursor });
+    return { prompts: catalog.prompts.map((prompt) => prompt.listed) };
+  });
+
+  handle('prompts/get', (params, { catalog }) => {
+    if (typeof params.name !== 'string') {
+      throw invalidParams('prompts/get needs params.name, a string', { name: params.name });
+    }
+    const rendered = renderPrompt(catalog, params.name, asArguments(params.arguments));
+    if (!rendered.ok) {
+      const { error } = rendered;
+      throw invalidParams(error.message, {
+        prompt: error.prompt,
+        ...(error.argument === undefined ? {} : { argument: error.argument }),
+        ...(error.allowed === undefined ? {} : { allowed: error.allowed }),
+      });
+    }
+    host.recordReread();
+    return rendered.result;
+  });
 
   handle('tools/list', (_params, { catalog }) => ({ tools: listTools(catalog) }));
 

@@ -10,8 +10,8 @@
  *   got. This matches `resources/subscribe`, which refuses an unserved URI with -32602: a resource that does not
  *   exist yet is announced by `list_changed` when a save creates it (a skill's other files by `resources/updated`
  *   on its `SKILL.md`), and then it can be subscribed.
- * - `toolsListChanged`, `promptsListChanged`: no (the tools never change while the server runs; there are no
- *   prompts), so the SDK leaves them out.
+ * - `promptsListChanged`: yes (the `prompts.listChanged` capability).
+ * - `toolsListChanged`: no (the tools never change while the server runs), so the SDK leaves it out.
  * More than `MAX_SUBSCRIPTIONS` URIs, or one longer than any served URI can be, is refused with -32602.
  */
 import type { Catalog, CatalogDiff } from '../core/types.js';
@@ -53,24 +53,32 @@ export function narrowListen(params: unknown, catalog: Catalog): NarrowedListen 
   }
   const served = [...new Set(asked)].filter((uri) => catalog.contents.has(uri));
   const notifications = uris === undefined ? requested : { ...requested, resourceSubscriptions: served };
-  const honoured: { resourcesListChanged?: boolean; resourceSubscriptions?: readonly string[] } = {};
+  const honoured: {
+    resourcesListChanged?: boolean;
+    resourceSubscriptions?: readonly string[];
+    promptsListChanged?: boolean;
+  } = {};
   if (requested.resourcesListChanged === true) honoured.resourcesListChanged = true;
+  if (requested.promptsListChanged === true) honoured.promptsListChanged = true;
   if (served.length > 0) honoured.resourceSubscriptions = served;
   return { params: { ...params, notifications }, honoured };
 }
 
+/** What of one change a host hears. */
+export type Heard = Pick<CatalogDiff, 'listChanged' | 'updatedUris' | 'promptsListChanged'>;
+
 /**
  * What of `change` reaches at least one of the streams listening with `filters` (the SDK's own per-stream rule:
- * `resourcesListChanged` hears list_changed, `resourceSubscriptions` names the URIs it hears updated).
+ * `resourcesListChanged` hears list_changed, `promptsListChanged` the prompts' list_changed,
+ * `resourceSubscriptions` names the URIs it hears updated).
  */
-export function selectHeard(
-  filters: readonly ListenFilters[],
-  change: Pick<CatalogDiff, 'listChanged' | 'updatedUris'>,
-): { listChanged: boolean; updatedUris: string[] } {
+export function selectHeard(filters: readonly ListenFilters[], change: Heard): Heard {
   const listened = new Set(filters.flatMap((filter) => filter.resourceSubscriptions ?? []));
   return {
     listChanged: change.listChanged && filters.some((filter) => filter.resourcesListChanged === true),
     updatedUris: listened.size === 0 ? [] : change.updatedUris.filter((uri) => listened.has(uri)),
+    promptsListChanged:
+      change.promptsListChanged && filters.some((filter) => filter.promptsListChanged === true),
   };
 }
 

@@ -29,7 +29,13 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { CatalogChange, CatalogSource } from '../core/types.js';
-import { createCompanionServer, LIST_CHANGED, RESOURCE_UPDATED, type ServedHost } from './create-server.js';
+import {
+  createCompanionServer,
+  LIST_CHANGED,
+  PROMPTS_LIST_CHANGED,
+  RESOURCE_UPDATED,
+  type ServedHost,
+} from './create-server.js';
 import { ProtocolError } from './errors.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -203,11 +209,13 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       change,
     );
     if (heard.listChanged) modern.notify.resourcesChanged();
+    if (heard.promptsListChanged) modern.notify.promptsChanged();
     for (const uri of heard.updatedUris) modern.notify.resourceUpdated(uri);
     const generation = change.current.number;
     for (const listen of listens) {
       const mine = selectHeard([listen.filters], heard);
       if (mine.listChanged) listen.session.recordNotification(LIST_CHANGED, generation);
+      if (mine.promptsListChanged) listen.session.recordNotification(PROMPTS_LIST_CHANGED, generation);
       for (const uri of mine.updatedUris)
         listen.session.recordNotification(RESOURCE_UPDATED, generation, uri);
     }

@@ -66,6 +66,8 @@ export interface CoverageView {
   readonly uncovered: readonly UncoveredItem[];
   readonly documents: number;
   readonly skills: number;
+  /** Prompts served (`prompts/list`). */
+  readonly prompts: number;
   /** The listing budget, the instructions budget, the longest skill description against Codex's cap. */
   readonly meters: readonly MeterView[];
 }
@@ -135,6 +137,7 @@ export interface HostSent {
   readonly id: string;
   readonly name: string;
   readonly listChanged: boolean;
+  readonly promptsListChanged: boolean;
   readonly updated: number;
 }
 
@@ -148,6 +151,8 @@ export interface TimelineEntry {
   /** Time the watcher held the first event before running the batch (absent for reconciles). */
   readonly waitMs?: number;
   readonly listChanged: boolean;
+  /** Whether the change altered `prompts/list` (hosts listening for it were sent its list_changed). */
+  readonly promptsListChanged: boolean;
   /** `resources/updated` notifications sent, over all hosts. */
   readonly updated: number;
   /** Sessions open when the change was published. */
@@ -262,6 +267,7 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
         files: change.files ?? change.changedPaths.map((path) => ({ path, kind: 'saved' as const })),
         rebuildMs: change.rebuildMs,
         listChanged: change.listChanged,
+        promptsListChanged: change.promptsListChanged,
         updated: event.updated,
         hosts: event.hosts,
         sent: [],
@@ -306,6 +312,7 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
         files: event.paths.map((path) => ({ path, kind: 'saved' as const })),
         ...(event.waitMs === undefined ? {} : { waitMs: event.waitMs }),
         listChanged: false,
+        promptsListChanged: false,
         updated: 0,
         hosts: state.hosts.length,
         sent: [],
@@ -345,11 +352,13 @@ function recordSent(
     next ??= [...timeline];
     const entry = next[index]!;
     const listChanged = sent.method === LIST_CHANGED_METHOD;
+    const promptsListChanged = sent.method === PROMPTS_LIST_CHANGED_METHOD;
     const others = entry.sent.filter((item) => item.id !== host.id);
     const mine = entry.sent.find((item) => item.id === host.id) ?? {
       id: host.id,
       name: formatHostLabel(host),
       listChanged: false,
+      promptsListChanged: false,
       updated: 0,
     };
     next[index] = {
@@ -359,7 +368,8 @@ function recordSent(
         {
           ...mine,
           listChanged: mine.listChanged || listChanged,
-          updated: mine.updated + (listChanged ? 0 : 1),
+          promptsListChanged: mine.promptsListChanged || promptsListChanged,
+          updated: mine.updated + (listChanged || promptsListChanged ? 0 : 1),
         },
       ].sort((a, b) => compare(a.name, b.name)),
     };
@@ -368,6 +378,7 @@ function recordSent(
 }
 
 const LIST_CHANGED_METHOD = 'notifications/resources/list_changed';
+const PROMPTS_LIST_CHANGED_METHOD = 'notifications/prompts/list_changed';
 
 function formatHostLabel(host: Pick<HostView, 'name' | 'version' | 'id'>): string {
   if (host.name === undefined) return host.id.slice(0, 8);
@@ -403,7 +414,8 @@ function sameCoverageInputs(previous: Catalog, current: Catalog): boolean {
     a === b || (a.id === b.id && a.description === b.description);
   return (
     sameList(previous.documents, current.documents, sameId) &&
-    sameList(previous.skills, current.skills, sameSkill)
+    sameList(previous.skills, current.skills, sameSkill) &&
+    previous.prompts.length === current.prompts.length
   );
 }
 
@@ -466,7 +478,14 @@ export function buildCoverageView(catalog: Catalog): CoverageView {
       note: `${longest === undefined ? 'no skill' : longest.id}; Codex refuses a skill over it (CMP405)`,
     },
   ];
-  return { topics, uncovered, documents: documentIds.size, skills: skillIds.size, meters };
+  return {
+    topics,
+    uncovered,
+    documents: documentIds.size,
+    skills: skillIds.size,
+    prompts: catalog.prompts.length,
+    meters,
+  };
 }
 
 /** The held item a file belongs to: its own path, or (a skill) its directory. */

@@ -48,10 +48,13 @@ export function formatLocation(diagnostic: Pick<Diagnostic, 'file' | 'line' | 'c
     : `${file}:${diagnostic.line}:${diagnostic.column}`;
 }
 
-/** What a change sent, over all hosts: `list_changed, 2 updated`, or `nothing sent`. */
-export function formatSent(entry: Pick<TimelineEntry, 'listChanged' | 'updated' | 'hosts'>): string {
+/** What a change sent, over all hosts: `list_changed, prompts list_changed, 2 updated`, or `nothing sent`. */
+export function formatSent(
+  entry: Pick<TimelineEntry, 'listChanged' | 'promptsListChanged' | 'updated' | 'hosts'>,
+): string {
   const parts: string[] = [];
   if (entry.listChanged) parts.push('list_changed');
+  if (entry.promptsListChanged) parts.push('prompts list_changed');
   if (entry.updated > 0) parts.push(`${entry.updated} updated`);
   if (parts.length === 0) return 'nothing sent';
   return entry.hosts === 0 ? `${parts.join(', ')} (no host connected)` : parts.join(', ');
@@ -62,18 +65,23 @@ export function formatSent(entry: Pick<TimelineEntry, 'listChanged' | 'updated' 
  * · vscode: list_changed`; `nothing sent` when no host got anything (`no host connected` when none was there).
  */
 export function formatSentTo(
-  entry: Pick<TimelineEntry, 'sent' | 'hosts' | 'listChanged' | 'updated'>,
+  entry: Pick<TimelineEntry, 'sent' | 'hosts' | 'listChanged' | 'promptsListChanged' | 'updated'>,
 ): string {
   const parts = entry.sent
-    .filter((host) => host.listChanged || host.updated > 0)
+    .filter((host) => host.listChanged || host.promptsListChanged || host.updated > 0)
     .map((host) => {
-      const what = [host.listChanged ? 'list_changed' : '', host.updated > 0 ? `${host.updated} updated` : '']
+      const what = [
+        host.listChanged ? 'list_changed' : '',
+        host.promptsListChanged ? 'prompts list_changed' : '',
+        host.updated > 0 ? `${host.updated} updated` : '',
+      ]
         .filter((part) => part !== '')
         .join(', ');
       return `${toSingleLine(host.name)}: ${what}`;
     });
   if (parts.length > 0) return parts.join(' · ');
-  if (entry.hosts === 0) return entry.listChanged || entry.updated > 0 ? 'no host connected' : 'nothing sent';
+  const anything = entry.listChanged || entry.promptsListChanged || entry.updated > 0;
+  if (entry.hosts === 0) return anything ? 'no host connected' : 'nothing sent';
   return 'nothing sent';
 }
 
@@ -121,6 +129,8 @@ export function formatHeldItem(item: Pick<HeldItem, 'kind' | 'id'>): string {
       return `the last good version of document ${toSingleLine(item.id)}`;
     case 'skill':
       return `the last good version of skill ${toSingleLine(item.id)}`;
+    case 'prompt':
+      return `the last good version of prompt ${toSingleLine(item.id)}`;
   }
 }
 
@@ -179,6 +189,7 @@ export function formatHostName(host: Pick<HostView, 'name' | 'version'>): string
 export function formatMethod(method: string): string {
   if (method === 'notifications/resources/list_changed') return 'list_changed';
   if (method === 'notifications/resources/updated') return 'updated';
+  if (method === 'notifications/prompts/list_changed') return 'prompts list_changed';
   return method.replace(/^notifications\//, '');
 }
 

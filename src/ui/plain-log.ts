@@ -28,7 +28,9 @@ export function formatStartLines(state: DevState): string[] {
   const lines = [
     `listening on ${state.url}`,
     `root ${state.root}: generation ${state.generation}, ${pluralize(coverage.documents, 'document')}, ` +
-      `${pluralize(coverage.skills, 'skill')}, ${pluralize(diagnostics.errors, 'error')}, ` +
+      `${pluralize(coverage.skills, 'skill')}, ` +
+      `${coverage.prompts > 0 ? `${pluralize(coverage.prompts, 'prompt')}, ` : ''}` +
+      `${pluralize(diagnostics.errors, 'error')}, ` +
       `${pluralize(diagnostics.warnings, 'warning')}`,
   ];
   if (state.notice) lines.push(`notice: ${toSingleLine(state.notice)}`);

@@ -10,6 +10,7 @@ const summary: CheckSummary = {
   suppressed: 0,
   documents: 2,
   skills: 1,
+  prompts: 0,
   ok: false,
 };
 
@@ -52,6 +53,7 @@ describe('formatJson', () => {
       'suppressed',
       'documents',
       'skills',
+      'prompts',
       'ok',
     ]);
     expect(parsed.summary).toEqual(summary);

@@ -14,6 +14,7 @@ const summary = (over: Partial<CheckSummary> = {}): CheckSummary => ({
   infos: 0,
   documents: 14,
   skills: 5,
+  prompts: 0,
   ok: true,
   ...over,
 });
@@ -83,6 +84,15 @@ describe('formatDiagnostic', () => {
 describe('formatSummaryLine', () => {
   it('says there are no problems', () => {
     expect(formatSummaryLine(summary())).toBe('✔ no problems in 14 documents and 5 skills');
+  });
+
+  it('names the prompts checked when there are any', () => {
+    expect(formatSummaryLine(summary({ prompts: 1 }))).toBe(
+      '✔ no problems in 14 documents, 5 skills and 1 prompt',
+    );
+    expect(formatSummaryLine(summary({ prompts: 2, warnings: 1 }))).toBe(
+      '⚠ 1 warning in 14 documents, 5 skills and 2 prompts',
+    );
   });
 
   it('counts what inline directives suppressed', () => {

@@ -10,7 +10,7 @@ describe('bundled content', () => {
   it('passes `companion check --strict`', async () => {
     const result = await runCli(['check', '--root', repoRoot, '--strict'], { env: { NO_COLOR: '1' } });
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/^✔ no problems in \d+ documents and \d+ skills\n$/);
+    expect(result.stdout).toMatch(/^✔ no problems in \d+ documents, \d+ skills and \d+ prompts\n$/);
     expect(result.code).toBe(0);
   });
 

@@ -101,7 +101,7 @@ describe('the published view never holds a draft', () => {
   it('check judges the published content only: the draft’s broken link is not its finding', async () => {
     const project = createProject();
     const result = await runCli(['check', '--root', project.root, '--strict']);
-    expect(result.stdout).toBe('✔ no problems in 5 documents and 3 skills\n');
+    expect(result.stdout).toBe('✔ no problems in 5 documents, 3 skills and 2 prompts\n');
     expect(result.code).toBe(0);
   });
 

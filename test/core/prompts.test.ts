@@ -374,3 +374,34 @@ describe('diffCatalogs and prompts', () => {
     expect(diffCatalogs(base, base).promptsListChanged).toBe(false);
   });
 });
+
+describe('a prompt that stops parsing while the builder runs', () => {
+  it('is served from its last good version, held; a cold build withholds it', () => {
+    const first = build();
+    const reviewBefore = first.catalog.prompts.find((p) => p.name === 'review')!;
+    const broken = {
+      ...valid,
+      [SCOPE]: scopeWith((scope) => {
+        scope.topics[0].prompts = ['review', 'draft_document'];
+      }),
+      'prompts/review.md': '---\ndescription: [unclosed\n---\nReview {{skill}}.\n',
+      'prompts/draft_document.md': DRAFT_DOC,
+    };
+    const snapshot = buildSnapshot(broken);
+    const held = buildCatalog({ ...snapshot, lastGood: first.lastGood! });
+    expect(held.catalog.prompts.find((p) => p.name === 'review')).toEqual(reviewBefore);
+    expect(held.held).toContainEqual(
+      expect.objectContaining({ kind: 'prompt', id: 'review', path: 'prompts/review.md', reason: 'invalid' }),
+    );
+    // The finding of the file on disk still shows.
+    expect(held.diagnostics.some((d) => d.file === 'prompts/review.md')).toBe(true);
+    // The last good version is handed on, so a second broken save still holds the same one.
+    expect(held.lastGood?.get('prompts/review.md')?.bytes).toEqual(
+      first.lastGood?.get('prompts/review.md')?.bytes,
+    );
+
+    const cold = buildCatalog(snapshot);
+    expect(cold.catalog.prompts.map((p) => p.name)).not.toContain('review');
+    expect(cold.held ?? []).toEqual([]);
+  });
+});

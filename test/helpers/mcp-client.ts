@@ -39,9 +39,11 @@ export interface ReceivedNotification {
   readonly uri?: string;
 }
 
-/** What a host asks to hear: list_changed, and updates of these URIs. */
+/** What a host asks to hear: list_changed, the prompts' list_changed, and updates of these URIs. */
 export interface WatchRequest {
   readonly listChanged?: boolean;
+  /** Modern era: a `promptsListChanged` filter. (A 2025 host hears the prompts' list_changed unasked.) */
+  readonly promptsListChanged?: boolean;
   readonly uris?: readonly string[];
 }
 
@@ -51,7 +53,7 @@ export interface McpConnection {
   readonly era: 'legacy' | 'modern';
   /** Every JSON-RPC message received, serialized as it arrived. */
   readonly wire: string[];
-  /** Resource notifications received, in order. */
+  /** Resource and prompt notifications received, in order. */
   readonly notifications: ReceivedNotification[];
   /**
    * Asks to hear changes the way the era does it: legacy `resources/subscribe` per URI (list_changed comes
@@ -106,6 +108,9 @@ function toConnection(client: Client, transport: Transport, ending: Ending = {})
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     notifications.push({ method: 'notifications/resources/updated', uri: notification.params.uri });
   });
+  client.setNotificationHandler('notifications/prompts/list_changed', () => {
+    notifications.push({ method: 'notifications/prompts/list_changed' });
+  });
   const era = client.getNegotiatedProtocolVersion() === MODERN_VERSION ? 'modern' : 'legacy';
   let listening: McpSubscription | undefined;
   const closeListen = async (): Promise<void> => {
@@ -121,7 +126,7 @@ function toConnection(client: Client, transport: Transport, ending: Ending = {})
     get listening() {
       return listening;
     },
-    async watch({ listChanged = true, uris = [] }) {
+    async watch({ listChanged = true, promptsListChanged = false, uris = [] }) {
       if (era === 'legacy') {
         for (const uri of uris) await client.subscribeResource({ uri });
         return uris;
@@ -129,6 +134,7 @@ function toConnection(client: Client, transport: Transport, ending: Ending = {})
       await closeListen();
       listening = await client.listen({
         ...(listChanged ? { resourcesListChanged: true } : {}),
+        ...(promptsListChanged ? { promptsListChanged: true } : {}),
         ...(uris.length > 0 ? { resourceSubscriptions: [...uris] } : {}),
       });
       return listening.honoredFilter.resourceSubscriptions ?? [];

@@ -24,6 +24,7 @@ import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
 const LIST_CHANGED = 'notifications/resources/list_changed';
 const UPDATED = 'notifications/resources/updated';
+const PROMPTS_LIST_CHANGED = 'notifications/prompts/list_changed';
 const DOCUMENT = 'knowledge/documents/any/hosts/codex.md';
 const DOCUMENT_URI = 'companion://guides/any/hosts/codex';
 const SKILL_URI = 'companion://skill/write-a-skill/SKILL.md';
@@ -223,6 +224,38 @@ describe.each(['legacy', 'modern'] as const satisfies readonly Negotiation[])(
       const second = await bystander.client.listResources({ cursor: first.nextCursor as string });
       const current = store.current().catalog.resources.map((resource) => resource.uri);
       expect(second.resources.map((resource) => resource.uri)).toEqual(current.slice(4, 8));
+    });
+
+    it('a new prompt: its list_changed to a host that listens for it; a body edit sends none', async () => {
+      // The bystander's stream has been open since the start (a 2025 host hears this unasked; a 2026 host asks).
+      const host = bystander;
+      await host.watch({ listChanged: true, promptsListChanged: true });
+      const path = 'prompts/greet.md';
+      const text = (greeting: string) => `---\ndescription: Greets the reader.\n---\n${greeting}, reader.\n`;
+      const heardPrompts = () => host.notifications.filter((n) => n.method === PROMPTS_LIST_CHANGED);
+      host.notifications.length = 0;
+      project.write(path, text('Hello'));
+      // A prompt no topic names is a finding, not a reason to withhold it.
+      expect(store.applyChanges([path])?.promptsListChanged).toBe(true);
+      await waitFor(() => heardPrompts().length > 0, 3000, 'prompts/list_changed');
+      const { prompts } = await host.client.listPrompts();
+      expect(prompts.map((prompt) => prompt.name)).toContain('greet');
+
+      host.notifications.length = 0;
+      project.write(path, text('Good morning'));
+      expect(store.applyChanges([path])?.promptsListChanged).toBe(false);
+      const rendered = await host.client.getPrompt({ name: 'greet' });
+      expect(JSON.stringify(rendered.messages)).toContain('Good morning, reader.');
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(heardPrompts()).toEqual([]);
+
+      project.remove(path);
+      expect(store.applyChanges([path])?.promptsListChanged).toBe(true);
+      await waitFor(() => heardPrompts().length > 0, 3000, 'prompts/list_changed after the delete');
+      // The subscriber asked for no prompts in the 2026 era, so it heard none of this.
+      if (era === 'modern') {
+        expect(subscribed.notifications.filter((n) => n.method === PROMPTS_LIST_CHANGED)).toEqual([]);
+      }
     });
 
     it('a session that ends leaves the registry and hears nothing more', async () => {

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExcludedTools, run } from '../../src/cli/commands/serve.js';
@@ -166,6 +166,20 @@ describe('companion serve: the process', () => {
           connection.notifications.filter((n) => n.method === 'notifications/resources/list_changed'),
         ).toHaveLength(1);
         expect(connection.notifications.filter((n) => n.uri === uri)).toHaveLength(1);
+
+        // A new prompt file: the prompts' list_changed, on the same stream (the 2026 host asks for it).
+        await connection.watch({ uris: [uri], promptsListChanged: true });
+        writeFileSync(
+          project.path('prompts/greet.md'),
+          '---\ndescription: Greets the reader.\n---\nHello.\n',
+        );
+        await waitFor(
+          () => connection.notifications.some((n) => n.method === 'notifications/prompts/list_changed'),
+          8000,
+          'the prompts list_changed of the new prompt',
+        );
+        const { prompts } = await connection.client.listPrompts();
+        expect(prompts.map((prompt) => prompt.name)).toContain('greet');
       } finally {
         await connection.close();
       }

@@ -40,6 +40,7 @@ const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').upd
 /** What `SERVER_CAPABILITIES` declares, in both eras. */
 const CAPABILITIES = {
   resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
   completions: {},
   tools: {},
   extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
@@ -176,8 +177,7 @@ export function describeSurface(target: () => SurfaceTarget): void {
           uri: 'companion://skill/write-a-skill',
         });
         expect(Array.isArray(directory.resources)).toBe(true);
-        // Not declared, so not served: prompts answer "method not found" in both eras.
-        expect((await expectRpcError(rawRequest(connection, 'prompts/list', {}))).code).toBe(-32601);
+        expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
         if (connection.era === 'legacy') {
           expect(
             (await expectRpcError(rawRequest(connection, 'logging/setLevel', { level: 'info' }))).code,
@@ -196,6 +196,7 @@ export function describeSurface(target: () => SurfaceTarget): void {
           ['resources/templates/list', await rawRequest(connection, 'resources/templates/list', {})],
           ['resources/read', await rawRequest(connection, 'resources/read', { uri: catalog.indexUri })],
           ['tools/list', await rawRequest(connection, 'tools/list', {})],
+          ['prompts/list', await rawRequest(connection, 'prompts/list', {})],
           ['skills/list', await rawRequest(connection, 'skills/list', {})],
           ['skills/get', await rawRequest(connection, 'skills/get', { uri: skill.uri })],
           [
@@ -578,9 +579,9 @@ export function describeSurface(target: () => SurfaceTarget): void {
           resourceSubscriptions: served,
         });
         await subscription.close();
-        // Only what this server sends is honoured: its tools never change, and it has no prompts.
+        // Only what this server sends is honoured: its tools never change; its prompts can.
         const narrow = await client.listen({ toolsListChanged: true, promptsListChanged: true });
-        expect(narrow.honoredFilter).toEqual({});
+        expect(narrow.honoredFilter).toEqual({ promptsListChanged: true });
         await narrow.close();
         const unknownOnly = await client.listen({ resourceSubscriptions: ['companion://nope'] });
         expect(unknownOnly.honoredFilter).toEqual({});
@@ -788,6 +789,87 @@ export function describeSurface(target: () => SurfaceTarget): void {
           const error = await expectRpcError(rawRequest(connection, 'resources/directory/read', params));
           expect(error.code, JSON.stringify(params)).toBe(-32602);
         }
+      });
+    });
+  });
+
+  describe('prompts', () => {
+    it('lists every prompt of the content with its arguments, as the catalog builds it', async () => {
+      const catalog = expected();
+      expect(catalog.prompts.length).toBeGreaterThan(0);
+      await each(async (connection) => {
+        // On the wire, as sent: the SDK client's own schema drops an argument's `title` (the spec's
+        // PromptArgument carries one, as BaseMetadata), so its parsed list is compared by name below.
+        const wire = await rawRequest(connection, 'prompts/list', {});
+        expect(wire.prompts).toEqual(catalog.prompts.map((prompt) => prompt.listed));
+        const { prompts } = await connection.client.listPrompts();
+        expect(prompts.map((prompt) => prompt.name)).toEqual(catalog.prompts.map((prompt) => prompt.name));
+        for (const prompt of prompts) expect(prompt.description?.length).toBeGreaterThan(0);
+      });
+    });
+
+    it('renders a prompt with its arguments filled in, and refuses a missing or unknown one with -32602', async () => {
+      const catalog = expected();
+      const skill = catalog.skills[0]!;
+      await each(async (connection) => {
+        const { client } = connection;
+        const review = await client.getPrompt({ name: 'review-skill', arguments: { skill: skill.id } });
+        expect(review.messages).toHaveLength(1);
+        const text = (review.messages[0]!.content as { type: string; text: string }).text;
+        expect(text).toContain(`(${skill.id})`);
+        expect(text).toContain(skill.uri);
+        // An optional section stays out without its argument, and comes in with it.
+        expect(text).not.toContain('Look at this first');
+        const focused = await client.getPrompt({
+          name: 'review-skill',
+          arguments: { skill: skill.id, focus: 'the links' },
+        });
+        expect(JSON.stringify(focused.messages)).toContain('Look at this first: the links.');
+
+        const missing = await expectRpcError(rawRequest(connection, 'prompts/get', { name: 'review-skill' }));
+        expect(missing.code).toBe(-32602);
+        expect(missing.data).toMatchObject({ prompt: 'review-skill', argument: 'skill' });
+        const unknownId = await expectRpcError(
+          rawRequest(connection, 'prompts/get', {
+            name: 'review-skill',
+            arguments: { skill: 'no-such-skill' },
+          }),
+        );
+        expect(unknownId.code).toBe(-32602);
+        const unknown = await expectRpcError(
+          rawRequest(connection, 'prompts/get', { name: 'no-such-prompt' }),
+        );
+        expect(unknown.code).toBe(-32602);
+        const malformed = await expectRpcError(
+          rawRequest(connection, 'prompts/get', { name: 'review-skill', arguments: 'skill=x' }),
+        );
+        expect(malformed.code).toBe(-32602);
+      });
+    });
+
+    it('completes a prompt argument from the ids it is declared to take', async () => {
+      const catalog = expected();
+      await each(async ({ client }) => {
+        const skills = await client.complete({
+          ref: { type: 'ref/prompt', name: 'review-skill' },
+          argument: { name: 'skill', value: 'write' },
+        });
+        expect(skills.completion.values).toEqual(
+          catalog.skills
+            .map((skill) => skill.id)
+            .filter((id) => id.startsWith('write'))
+            .sort(),
+        );
+        const topics = await client.complete({
+          ref: { type: 'ref/prompt', name: 'draft-document' },
+          argument: { name: 'topic', value: '' },
+        });
+        expect(topics.completion.values).toEqual(catalog.coverage.topics.map((topic) => topic.id).sort());
+        const nothing = await client.complete({
+          ref: { type: 'ref/prompt', name: 'no-such-prompt' },
+          argument: { name: 'skill', value: '' },
+        });
+        expect(nothing.completion.values).toEqual([]);
       });
     });
   });

@@ -9,6 +9,7 @@ import {
   reduceDevState,
   TIMELINE_LIMIT,
 } from '../../src/ui/dev-state.js';
+import { formatMethod, formatSent, formatSentTo } from '../../src/ui/format.js';
 import { copyFixture } from '../helpers/temp-project.js';
 import {
   makeCatalog,
@@ -216,6 +217,7 @@ describe('reduceDevState: timeline', () => {
         files: [{ path: 'skills/a/SKILL.md', kind: 'saved' }],
         waitMs: 15,
         listChanged: false,
+        promptsListChanged: false,
         updated: 0,
         hosts: 0,
         sent: [],
@@ -258,6 +260,40 @@ describe('reduceDevState: hosts, watcher, errors', () => {
         reread: true,
       },
     ]);
+  });
+
+  it('records a prompts list_changed a host was sent as that, never as a resource update', () => {
+    const entry = {
+      generation: 4,
+      at: T0,
+      files: [{ path: 'prompts/greet.md', kind: 'added' as const }],
+      listChanged: false,
+      promptsListChanged: true,
+      updated: 0,
+      hosts: 1,
+      sent: [],
+      added: 0,
+      fixed: 0,
+      held: 0,
+    };
+    const state = reduceDevState(
+      { ...makeState(), timeline: [entry] },
+      {
+        type: 'sessions',
+        sessions: [
+          makeSession({
+            clientInfo: { name: 'vscode', version: '1.132' },
+            lastNotification: { method: 'notifications/prompts/list_changed', at: T0, generation: 4 },
+          }),
+        ],
+      },
+    );
+    expect(state.timeline[0]!.sent).toEqual([
+      { id: 'session-1', name: 'vscode 1.132', listChanged: false, promptsListChanged: true, updated: 0 },
+    ]);
+    expect(formatSentTo(state.timeline[0]!)).toBe('vscode 1.132: prompts list_changed');
+    expect(formatSent(state.timeline[0]!)).toBe('prompts list_changed');
+    expect(formatMethod('notifications/prompts/list_changed')).toBe('prompts list_changed');
   });
 
   it('follows the watcher mode and keeps the last error', () => {

@@ -29,7 +29,8 @@ export type OverviewInput = Pick<
 /** The status line: `✓ clean`, or the counts of findings; `, N held` while last good versions are served. */
 export function buildStatusRow(state: OverviewInput): Row {
   const { diagnostics, coverage, held } = state;
-  const served = `${pluralize(coverage.documents, 'document')} · ${pluralize(coverage.skills, 'skill')} served`;
+  const prompts = coverage.prompts > 0 ? ` · ${pluralize(coverage.prompts, 'prompt')}` : '';
+  const served = `${pluralize(coverage.documents, 'document')} · ${pluralize(coverage.skills, 'skill')}${prompts} served`;
   const heldNote = held.length > 0 ? ` · ${held.length} held at last good` : '';
   if (diagnostics.errors + diagnostics.warnings + diagnostics.infos === 0) {
     return {
