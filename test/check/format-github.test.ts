@@ -71,7 +71,15 @@ describe('escapes', () => {
 
 describe('formatGithub', () => {
   it('ends with the plain summary line', () => {
-    const summary: CheckSummary = { errors: 1, warnings: 0, infos: 0, documents: 3, skills: 1, prompts: 0, ok: false };
+    const summary: CheckSummary = {
+      errors: 1,
+      warnings: 0,
+      infos: 0,
+      documents: 3,
+      skills: 1,
+      prompts: 0,
+      ok: false,
+    };
     expect(formatGithub([diagnostic], summary, { color: true })).toBe(
       `${formatGithubAnnotation(diagnostic)}\n✖ 1 error in 3 documents and 1 skill\n`,
     );
