@@ -516,6 +516,25 @@ function createState(options: BuildOptions): BuilderState {
       for (const path of fallback.keys())
         if (!snapshot.files.has(path) && unavailableAt(path)) paths.push(path);
     }
+    // A directory whose availability changed (it could not be read just now, or can again) changes everything
+    // below it, named or not: a version held there because it could not be read may be gone now, or back.
+    if (!full) {
+      for (const dir of changed) {
+        const was = previousProblems.get(dir)?.kind === 'unavailable';
+        if (!was && problemsByPath.get(dir)?.kind !== 'unavailable') continue;
+        const prefix = `${dir}/`;
+        const below = new Set<string>();
+        const collect = (keys: Iterable<string>): void => {
+          for (const path of keys) if (path.startsWith(prefix) && !changed.has(path)) below.add(path);
+        };
+        collect(snapshot.files.keys());
+        collect(fallback.keys());
+        collect(documentUnits.keys());
+        collect(promptBuilder.paths());
+        for (const id of skillUnits.keys()) collect([`${SKILLS_DIR}${id}/${SKILL_BODY}`]);
+        paths.push(...below);
+      }
+    }
     const good = lastGood.edit();
 
     // Sort the changed paths into documents, skill directories and strays.

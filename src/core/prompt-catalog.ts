@@ -5,6 +5,7 @@
  * both directions, and checked against what the catalog serves (an id argument's default).
  */
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
+import { lintSecrets } from './lint/text-rules.js';
 import type { PromptArgumentEntry, PromptEntry, TemplateNode } from './prompt-types.js';
 import { buildListedPrompt, type ParsedPrompt, PROMPTS_DIR, readPrompt } from './prompts.js';
 import type { ServerScope } from './scope-schema.js';
@@ -49,6 +50,8 @@ export interface PromptBuilder {
   ): SourceFile | undefined;
   /** The prompts served from their last good version, by path. */
   held(): ReadonlyMap<string, HeldItem>;
+  /** Every prompt file path it holds a unit for (parsed, broken or held). */
+  paths(): Iterable<string>;
   /** What each prompt file's own read found, keyed by path; only non-empty ones. */
   readFindings(): ReadonlyMap<string, readonly Diagnostic[]>;
   assemble(input: PromptInput): PromptAssembly;
@@ -76,7 +79,10 @@ export function createPromptBuilder(): PromptBuilder {
       heldPrompts.delete(path);
       findings.delete(path);
       const read = file === undefined ? undefined : readPrompt(file);
-      if (read !== undefined && read.diagnostics.length > 0) findings.set(path, read.diagnostics);
+      // A prompt is served text like a document: a credential in it is a finding (masked), not a reason to hold.
+      const found =
+        file === undefined ? [] : [...(read?.diagnostics ?? []), ...lintSecrets(path, file.bytes)];
+      if (found.length > 0) findings.set(path, found);
       if (file !== undefined && read?.prompt !== undefined) {
         units.set(path, { prompt: read.prompt });
         return file;
@@ -100,6 +106,7 @@ export function createPromptBuilder(): PromptBuilder {
       return undefined;
     },
     held: () => heldPrompts,
+    paths: () => units.keys(),
     readFindings: () => findings,
     assemble(input) {
       const diagnostics: Diagnostic[] = [];

@@ -323,6 +323,20 @@ function changedBetween(before: ReturnType<typeof readDisk>, after: ReturnType<t
   return [...changed];
 }
 
+/**
+ * `FC_SEED=… FC_PATH=… npx vitest run test/core/catalog-builder.property.test.ts` replays the counterexample a
+ * failing run printed (its seed and path), so a rare sequence can be debugged rather than waited for.
+ */
+function replayFromEnv(): { seed?: number; path?: string; endOnFailure?: boolean } {
+  const seed = process.env.FC_SEED;
+  if (seed === undefined) return {};
+  return {
+    seed: Number(seed),
+    ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
+    endOnFailure: true,
+  };
+}
+
 describe('createCatalogBuilder', () => {
   const step = stepsOver(PATHS, CONTENTS);
   const modelStep = stepsOver(MODEL_PATHS, MODEL_CONTENTS);
@@ -388,7 +402,7 @@ describe('createCatalogBuilder', () => {
             fresh = nextFresh;
           });
         }),
-        { numRuns },
+        { numRuns, ...replayFromEnv() },
       );
     },
   );

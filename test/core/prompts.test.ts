@@ -405,3 +405,16 @@ describe('a prompt that stops parsing while the builder runs', () => {
     expect(cold.held ?? []).toEqual([]);
   });
 });
+
+describe('a credential in a prompt', () => {
+  it('is a finding with the secret masked, and the prompt is still served', () => {
+    const key = ['AKIA', 'Q3EXAMPLE7KEYZ2X'].join('');
+    const { catalog, diagnostics } = build({
+      'prompts/review.md': REVIEW.replace('a {{depth}} review.', `a {{depth}} review. AWS_KEY=${key}`),
+    });
+    const finding = diagnostics.find((d) => d.code === 'CMP600' && d.file === 'prompts/review.md');
+    expect(finding).toBeDefined();
+    expect(JSON.stringify(diagnostics)).not.toContain(key);
+    expect(catalog.prompts.map((p) => p.name)).toContain('review');
+  });
+});
