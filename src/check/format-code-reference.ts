@@ -4,9 +4,10 @@
  * `knowledge/documents/any/reference/diagnostic-codes.md`; a test keeps the committed file equal to it.
  */
 import { compare, type DiagnosticData } from '../core/diagnostics.js';
+import { CODE_REFERENCE_PATH } from '../core/names.js';
 
 /** Where the generated document lives, relative to the content root. */
-export const CODE_REFERENCE_PATH = 'knowledge/documents/any/reference/diagnostic-codes.md';
+export { CODE_REFERENCE_PATH };
 
 const FRONT_MATTER = [
   '---',
@@ -34,19 +35,27 @@ const INTRO = [
 /**
  * The knowledge document for `codes` (any record of `DiagnosticData`, normally the `codes` catalogue): front
  * matter, `# Diagnostic codes`, an intro on severities, `--strict` and exit codes, then one
- * `## CMPxxx — title` section per code in code order, with its severity and its hint as "How to fix".
- * Newline-terminated.
+ * `## CMPxxx — title` section per code in code order, with its severity, the message it reports (one example
+ * per case it words differently, written by the catalogue from its example arguments) and its hint, for the
+ * first example, as "How to fix". Newline-terminated.
  */
 export function formatCodeReference(codes: Readonly<Record<string, DiagnosticData>>): string {
   const entries = Object.values(codes).sort((a, b) => compare(a.code, b.code));
-  const sections = entries.flatMap((entry) => [
-    '',
-    `## ${entry.code} — ${escapeMarkdown(entry.title)}`,
-    '',
-    `**Severity:** ${entry.severity}`,
-    '',
-    `**How to fix:** ${escapeMarkdown(entry.hint)}`,
-  ]);
+  const sections = entries.flatMap((entry) => {
+    const messages = entry.examples.map((args) => entry.message(args));
+    return [
+      '',
+      `## ${entry.code} — ${escapeMarkdown(entry.title)}`,
+      '',
+      `**Severity:** ${entry.severity}`,
+      '',
+      ...(messages.length === 1
+        ? [`**Example:** ${escapeMarkdown(messages[0]!)}`]
+        : ['**Examples:**', '', ...messages.map((message) => `- ${escapeMarkdown(message)}`)]),
+      '',
+      `**How to fix:** ${escapeMarkdown(entry.hint(entry.examples[0]))}`,
+    ];
+  });
   return `${[...FRONT_MATTER, '', ...INTRO, ...sections].join('\n')}\n`;
 }
 

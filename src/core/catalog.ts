@@ -384,9 +384,7 @@ function createState(options: BuildOptions): BuilderState {
     scopeDiagnostics = [];
     positionOf = () => undefined;
     if (scopeFile && scopeText === undefined) {
-      scopeDiagnostics.push(
-        diagnose(codes.invalidUtf8, 'The scope file is not valid UTF-8.', { file: SCOPE_FILE }),
-      );
+      scopeDiagnostics.push(diagnose(codes.invalidUtf8, { file: 'scope' }, { file: SCOPE_FILE }));
     } else if (!problemsByPath.has(SCOPE_FILE) && !unavailableAt(SCOPE_FILE)) {
       const read = readScope(scopeText);
       scopeDiagnostics.push(...read.diagnostics);
@@ -426,11 +424,7 @@ function createState(options: BuildOptions): BuilderState {
     baseDiagnostics = [];
     heldBase = undefined;
     if (base && decodeUtf8(base.bytes) === undefined) {
-      baseDiagnostics.push(
-        diagnose(codes.invalidUtf8, 'skills/base.md is not valid UTF-8; it is not served.', {
-          file: BASE_FILE,
-        }),
-      );
+      baseDiagnostics.push(diagnose(codes.invalidUtf8, { file: 'base' }, { file: BASE_FILE }));
       base = undefined;
     }
     // Lint findings are of the file on disk, never of a held version.
@@ -459,7 +453,7 @@ function createState(options: BuildOptions): BuilderState {
       instructionsDiagnostics.push(
         diagnose(
           codes.instructionsOverBudget,
-          `The assembled instructions are ${instructions.length} characters; hosts keep ${INSTRUCTIONS_BUDGET}.`,
+          { length: instructions.length },
           { file: SCOPE_FILE, ...positionOf(['instructions']) },
         ),
       );
@@ -552,32 +546,19 @@ function createState(options: BuildOptions): BuilderState {
         if (KNOWN_KNOWLEDGE_FILES.has(path)) continue;
         if (buildDocumentId(path) !== undefined) touchedDocuments.add(path);
         else if (file) {
-          strays.set(
-            path,
-            diagnose(codes.strayFile, `${path} is neither a document nor the scope file.`, { file: path }),
-          );
+          strays.set(path, diagnose(codes.strayFile, { path, area: 'knowledge' }, { file: path }));
         }
       } else if (path.startsWith(PROMPTS_DIR)) {
         if (buildPromptName(path) !== undefined) touchedPrompts.add(path);
         else if (file) {
-          strays.set(
-            path,
-            diagnose(codes.strayFile, `${path} is not a prompt: prompts are prompts/<name>.md.`, {
-              file: path,
-            }),
-          );
+          strays.set(path, diagnose(codes.strayFile, { path, area: 'prompts' }, { file: path }));
         }
       } else if (path.startsWith(SKILLS_DIR) && path !== BASE_FILE) {
         const rest = path.slice(SKILLS_DIR.length);
         const slash = rest.indexOf('/');
         if (slash === -1) {
           if (file) {
-            strays.set(
-              path,
-              diagnose(codes.strayFile, `${path} sits directly in skills/, outside any skill directory.`, {
-                file: path,
-              }),
-            );
+            strays.set(path, diagnose(codes.strayFile, { path, area: 'skills' }, { file: path }));
           }
           // A problem directly in skills/ still names a skill directory for coverage (see skillPresence).
           if (problemsByPath.has(path)) touchedSkills.add(rest);
@@ -844,7 +825,7 @@ function createState(options: BuildOptions): BuilderState {
       !unavailableAt(BASE_FILE) &&
       snapshot.files.size > 0
     ) {
-      diagnostics.push(diagnose(codes.baseMissing, 'skills/base.md does not exist.', { file: BASE_FILE }));
+      diagnostics.push(diagnose(codes.baseMissing, {}, { file: BASE_FILE }));
     }
     for (const findings of readFindings.values()) diagnostics.push(...findings);
     for (const findings of promptBuilder.readFindings().values()) diagnostics.push(...findings);
@@ -1125,13 +1106,7 @@ function createState(options: BuildOptions): BuilderState {
         const document = documentsById.get(id);
         if (!document) {
           if (!documentIdsOnDisk.has(id) && !unavailableAt(`${DOCUMENTS_DIR}${id}.md`)) {
-            diagnostics.push(
-              diagnose(
-                codes.unknownDocument,
-                `Topic "${topic.id}" names document "${id}", but knowledge/documents/${id}.md does not exist.`,
-                where(),
-              ),
-            );
+            diagnostics.push(diagnose(codes.unknownDocument, { topic: topic.id, id }, where()));
           }
           return;
         }
@@ -1140,7 +1115,7 @@ function createState(options: BuildOptions): BuilderState {
           diagnostics.push(
             diagnose(
               codes.scopeMismatch,
-              `Topic "${topic.id}" (scope "${topic.scope}") names document "${id}", which is filed under scope "${document.scope}".`,
+              { topic: topic.id, topicScope: topic.scope, id, documentScope: document.scope },
               where(),
             ),
           );
@@ -1150,23 +1125,11 @@ function createState(options: BuildOptions): BuilderState {
         const where = () => ({ file: SCOPE_FILE, ...positionOf(['topics', i, 'skills', j]) });
         // A draft is not published, so a topic naming it is wrong even while `includeDrafts` serves it.
         if (draftSkills.has(id)) {
-          diagnostics.push(
-            diagnose(
-              codes.unknownSkill,
-              `Topic "${topic.id}" names skill "${id}", which is a draft and so not published.`,
-              where(),
-            ),
-          );
+          diagnostics.push(diagnose(codes.unknownSkill, { topic: topic.id, id, draft: true }, where()));
         }
         if (!servedSkills.has(id)) {
           if (!skillIdsOnDisk.has(id) && !skillUnavailable(id)) {
-            diagnostics.push(
-              diagnose(
-                codes.unknownSkill,
-                `Topic "${topic.id}" names skill "${id}", but skills/${id}/ does not exist.`,
-                where(),
-              ),
-            );
+            diagnostics.push(diagnose(codes.unknownSkill, { topic: topic.id, id, draft: false }, where()));
           }
           return;
         }
@@ -1175,7 +1138,7 @@ function createState(options: BuildOptions): BuilderState {
           diagnostics.push(
             diagnose(
               codes.conflictingScopes,
-              `Skill "${id}" is named by topics of scope "${previous}" and of scope "${topic.scope}".`,
+              { kind: 'skill', id, first: previous, second: topic.scope },
               where(),
             ),
           );
@@ -1189,16 +1152,13 @@ function createState(options: BuildOptions): BuilderState {
         diagnostics.push(
           diagnose(
             codes.documentScopeUnknown,
-            `The document is filed under "${document.scope}/", which is not a scope the scope file declares (${[...scopesById.keys()].join(', ')}).`,
+            { kind: 'unknown', scope: document.scope, declared: [...scopesById.keys()] },
             { file: document.path, line: 1 },
           ),
         );
       } else if (!documentScopes.has(document.id)) {
         diagnostics.push(
-          diagnose(codes.documentNotCovered, `No topic names document "${document.id}".`, {
-            file: document.path,
-            line: 1,
-          }),
+          diagnose(codes.documentNotCovered, { id: document.id }, { file: document.path, line: 1 }),
         );
       }
     }
@@ -1206,10 +1166,7 @@ function createState(options: BuildOptions): BuilderState {
       // A draft needs no topic until it is published (and `check` never sees it).
       if (!skillScopes.has(id) && !skillUnits.get(id)!.skill!.draft) {
         diagnostics.push(
-          diagnose(codes.skillNotCovered, `No topic names skill "${id}".`, {
-            file: `${SKILLS_DIR}${id}/${SKILL_BODY}`,
-            line: 1,
-          }),
+          diagnose(codes.skillNotCovered, { id }, { file: `${SKILLS_DIR}${id}/${SKILL_BODY}`, line: 1 }),
         );
       }
     }
@@ -1252,11 +1209,11 @@ function createState(options: BuildOptions): BuilderState {
         if (owner !== undefined) owners.add(owner);
         if (isServed(mention.uri)) continue;
         findings.push(
-          diagnose(codes.unknownUri, `${mention.uri} names no resource this server serves.`, {
-            file,
-            line: mention.line,
-            column: mention.column,
-          }),
+          diagnose(
+            codes.unknownUri,
+            { uri: mention.uri },
+            { file, line: mention.line, column: mention.column },
+          ),
         );
       }
     };
@@ -1298,7 +1255,7 @@ function createState(options: BuildOptions): BuilderState {
     return [
       diagnose(
         codes.descriptionBudget,
-        `Published skill names and descriptions add up to ${used} characters; ${budget === DEFAULT_DESCRIPTION_BUDGET ? 'Claude Code keeps' : 'the budget set for this server is'} ${budget}. The longest description is ${longest.id}'s (${longest.description.length}).`,
+        { used, budget, longest: longest.id, longestLength: longest.description.length },
         { file: `${SKILLS_DIR}${longest.id}/${SKILL_BODY}` },
       ),
     ];
@@ -1419,7 +1376,7 @@ function checkSkillLinks(
       out.push(
         diagnose(
           codes.brokenLink,
-          `The link "${link.target}" resolves to ${resolved === undefined ? 'a path outside the skill' : `"${resolved}"`}, which skill "${s.id}" does not serve.`,
+          { kind: 'skill', target: link.target, resolved, skill: s.id },
           { file, line: link.line, column: link.column },
         ),
       );
@@ -1445,7 +1402,7 @@ function checkBaseLinks(lines: readonly MarkdownLine[], skills: readonly SkillEn
     out.push(
       diagnose(
         codes.brokenLink,
-        `The link "${link.target}" in base.md (served as references/base.md) resolves to nothing in ${missing.length === skills.length ? 'any skill' : `skill${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`}.`,
+        { kind: 'base', target: link.target, missing, everywhere: missing.length === skills.length },
         { file: BASE_FILE, line: link.line, column: link.column },
       ),
     );
@@ -1524,69 +1481,25 @@ export function withNotice(catalog: Catalog, notice: string): Catalog {
   };
 }
 
-function describeProblem(problem: FileProblem): Diagnostic {
-  const where = { file: problem.path };
-  const detail = problem.detail ? ` (${problem.detail})` : '';
-  switch (problem.kind) {
-    case 'symlink-escape':
-      return diagnose(
-        codes.symlinkEscape,
-        `${problem.path} is a symlink${problem.detail ? ` to ${problem.detail}` : ''} that resolves outside the content root; it is not served.`,
-        where,
-      );
-    case 'link-outside-area':
-      return diagnose(
-        codes.linkOutsideArea,
-        `${problem.path} is a symlink to ${problem.detail ?? 'another place'}, outside ${describeArea(problem.path)}; it is not served.`,
-        where,
-      );
-    case 'link-to-hidden':
-      return diagnose(
-        codes.linkToHidden,
-        `${problem.path} is a symlink to ${problem.detail ?? 'a hidden file'}, a name companion never serves (hidden, backup and temporary files are not content); it is not served.`,
-        where,
-      );
-    case 'hardlinked':
-      return diagnose(
-        codes.hardlinked,
-        `${problem.path} has ${problem.detail ?? 'more than one'} hard links: the same bytes live under another name, which may not be content; it is not served.`,
-        where,
-      );
-    case 'symlink-broken':
-      return diagnose(
-        codes.symlinkBroken,
-        `${problem.path} is a symlink that does not resolve${detail}; it is not served.`,
-        where,
-      );
-    case 'unreadable':
-      return diagnose(codes.unreadable, `${problem.path} cannot be read${detail}; it is not served.`, where);
-    case 'too-large':
-      return diagnose(
-        codes.tooLarge,
-        `${problem.path} is over the size cap${detail}; it is not served.`,
-        where,
-      );
-    case 'not-regular':
-      return diagnose(
-        codes.notRegular,
-        `${problem.path} is not a regular file${detail}; it is not served.`,
-        where,
-      );
-    case 'unavailable':
-      return diagnose(
-        codes.fileUnavailable,
-        `${problem.path} could not be read just now${detail}; until it can, it is served as it last was, if it was.`,
-        where,
-      );
-  }
-}
+/** The code of each loader problem; its message names the path and the loader's detail. */
+const PROBLEM_CODES = {
+  'symlink-escape': codes.symlinkEscape,
+  'link-outside-area': codes.linkOutsideArea,
+  'link-to-hidden': codes.linkToHidden,
+  hardlinked: codes.hardlinked,
+  'symlink-broken': codes.symlinkBroken,
+  unreadable: codes.unreadable,
+  'too-large': codes.tooLarge,
+  'not-regular': codes.notRegular,
+  unavailable: codes.fileUnavailable,
+} as const satisfies Record<FileProblem['kind'], unknown>;
 
-/** The content area a problem's path is served from, as a message names it (the loader's areas). */
-function describeArea(path: string): string {
-  if (path.startsWith('knowledge/documents/')) return 'knowledge/documents/';
-  const skill = /^skills\/([^/]+)\//.exec(path);
-  if (skill !== null) return `its skill's directory skills/${skill[1]}/`;
-  return 'its own path (it must be the file or directory itself, not a link to another)';
+function describeProblem(problem: FileProblem): Diagnostic {
+  return diagnose(
+    PROBLEM_CODES[problem.kind],
+    { path: problem.path, detail: problem.detail },
+    { file: problem.path },
+  );
 }
 
 function joinSentences(...parts: (string | undefined)[]): string {

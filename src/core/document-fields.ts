@@ -4,6 +4,7 @@
  * index entry's), a value that does not match or a required field that is missing is an error at the key, and
  * a key nobody declared is a warning as before. The bytes served are never touched: this only reads.
  */
+import type { FieldMismatch } from './codes/documents.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import type { DocumentKeys } from './documents.js';
 import { type FieldDeclaration, matchesType } from './scope-schema-content.js';
@@ -56,13 +57,7 @@ function check(
   for (const [key, { position }] of document.extraKeys) {
     if (declared[key] === undefined) {
       diagnostics.push(
-        diagnose(
-          codes.documentField,
-          names.length === 0
-            ? `Front matter key "${key}" is not one documents take.`
-            : `Front matter key "${key}" is not one documents take, nor one the scope file declares (${names.join(', ')}).`,
-          { file, ...position },
-        ),
+        diagnose(codes.documentField, { kind: 'unknown', key, declared: names }, { file, ...position }),
       );
     }
   }
@@ -72,67 +67,36 @@ function check(
     const found = document.extraKeys.get(name);
     if (found === undefined) {
       if (declaration.required) {
-        diagnostics.push(
-          diagnose(
-            codes.documentFieldMissing,
-            `The front matter has no "${name}", which the scope file declares as required.`,
-            { file, line: 1 },
-          ),
-        );
+        diagnostics.push(diagnose(codes.documentFieldMissing, { name }, { file, line: 1 }));
       }
       continue;
     }
-    const problem = findMismatch(found.value, declaration);
-    if (problem === undefined) fields[name] = found.value;
-    else {
-      diagnostics.push(
-        diagnose(codes.documentFieldValue, `Field "${name}"${problem}.`, { file, ...found.position }),
-      );
-    }
+    const mismatch = findMismatch(found.value, declaration);
+    if (mismatch === undefined) fields[name] = found.value;
+    else
+      diagnostics.push(diagnose(codes.documentFieldValue, { name, mismatch }, { file, ...found.position }));
   }
   return { fields, diagnostics };
 }
 
-/** Why `value` does not fit `declaration` (a phrase that follows the field's name), or undefined. */
-function findMismatch(value: unknown, declaration: FieldDeclaration): string | undefined {
-  if (!matchesType(value, declaration.type)) {
-    return ` is ${describeValue(value)}; the scope file declares ${article(declaration.type)}`;
-  }
+/** How `value` does not fit `declaration`, or undefined when it does. */
+function findMismatch(value: unknown, declaration: FieldDeclaration): FieldMismatch | undefined {
+  if (!matchesType(value, declaration.type)) return { kind: 'type', value, type: declaration.type };
   if (declaration.type === 'array') {
     const items = declaration.items;
     if (items === undefined) return undefined;
     const list = value as readonly unknown[];
-    for (let i = 0; i < list.length; i++) {
-      const item = list[i];
-      if (!matchesType(item, items.type)) {
-        return `[${i}] is ${describeValue(item)}; the scope file declares items of type ${items.type}`;
-      }
+    for (let index = 0; index < list.length; index++) {
+      const item = list[index];
+      if (!matchesType(item, items.type)) return { kind: 'item-type', index, value: item, type: items.type };
       if (items.enum && !items.enum.includes(item as string | number | boolean)) {
-        return `[${i}] is ${JSON.stringify(item)}, not one of ${formatValues(items.enum)}`;
+        return { kind: 'item-enum', index, value: item, allowed: items.enum };
       }
     }
     return undefined;
   }
   if (declaration.enum && !declaration.enum.includes(value as string | number | boolean)) {
-    return ` is ${JSON.stringify(value)}, not one of ${formatValues(declaration.enum)}`;
+    return { kind: 'enum', value, allowed: declaration.enum };
   }
   return undefined;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'empty (null)';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'number')
-    return Number.isInteger(value) ? `the integer ${value}` : `the number ${value}`;
-  if (typeof value === 'boolean') return `the boolean ${value}`;
-  return `the string ${JSON.stringify(value)}`;
-}
-
-function article(type: string): string {
-  return type === 'array' ? 'a list' : type === 'integer' ? 'an integer' : `a ${type}`;
-}
-
-function formatValues(values: readonly unknown[]): string {
-  return values.map((v) => JSON.stringify(v)).join(', ');
 }

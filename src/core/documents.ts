@@ -8,10 +8,11 @@ import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
 import { findTitles, type MarkdownLine, readLines, splitSections } from './markdown.js';
+import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
 import type { DocumentSection, SourceFile } from './types.js';
 import { isSafePath } from './uris.js';
 
-export const DOCUMENTS_DIR = 'knowledge/documents/';
+export { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR };
 
 /** A document's front matter keys beside `description` and `whenToUse`, for the scope file's declarations to judge. */
 export interface DocumentKeys {
@@ -48,9 +49,8 @@ export interface DocumentRead {
 }
 
 const cache = new WeakMap<Uint8Array, { readonly path: string; readonly result: DocumentRead }>();
-/** The front matter keys every document takes; others must be declared in the scope file's documents.fields. */
-export const BUILTIN_DOCUMENT_KEYS: ReadonlySet<string> = new Set(['description', 'whenToUse']);
-const NO_EXTRA_KEYS: ParsedDocument['extraKeys'] = new Map();
+const NO_EXTRA_KEYS: ReadonlyMap<string, { readonly value: unknown; readonly position: Position }> =
+  new Map();
 
 /** The id of a document path (`knowledge/documents/any/a/b.md` → `any/a/b`), or undefined for non-documents. */
 export function buildDocumentId(path: string): string | undefined {
@@ -78,32 +78,17 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
   const diagnostics: Diagnostic[] = [];
   if (!isSafePath(`${id}.md`)) {
     return {
-      diagnostics: [
-        diagnose(
-          codes.unsafePath,
-          `The document path "${id}" has a segment that cannot go into a URI verbatim.`,
-          {
-            file: path,
-          },
-        ),
-      ],
+      diagnostics: [diagnose(codes.unsafePath, { kind: 'document', id }, { file: path })],
     };
   }
   let servable = true;
   if (!id.includes('/')) {
-    diagnostics.push(
-      diagnose(
-        codes.documentScopeUnknown,
-        'The document sits directly in knowledge/documents/, so it is filed under no scope.',
-        { file: path },
-        'Move it into knowledge/documents/<scope>/, where <scope> is a scope id declared in the scope file.',
-      ),
-    );
+    diagnostics.push(diagnose(codes.documentScopeUnknown, { kind: 'unfiled' }, { file: path }));
     servable = false;
   }
   const text = decodeUtf8(file.bytes);
   if (text === undefined) {
-    diagnostics.push(diagnose(codes.invalidUtf8, 'The document is not valid UTF-8.', { file: path }));
+    diagnostics.push(diagnose(codes.invalidUtf8, { file: 'document' }, { file: path }));
     return { diagnostics };
   }
   const fm = parseFrontMatter(text);
@@ -113,25 +98,20 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
   let whenToUse: string | undefined;
   let extraKeys: Map<string, { value: unknown; position: Position }> | undefined;
   if (fm.kind === 'missing') {
-    diagnostics.push(
-      diagnose(
-        codes.documentFrontMatterMissing,
-        'The document does not start with a "---" front matter block.',
-        {
-          file: path,
-          line: 1,
-        },
-      ),
-    );
+    diagnostics.push(diagnose(codes.documentFrontMatterMissing, {}, { file: path, line: 1 }));
     servable = false;
     body = fm.body;
   } else if (fm.kind === 'error') {
     diagnostics.push(
-      diagnose(codes.documentYaml, `The front matter does not parse: ${fm.message}`, {
-        file: path,
-        line: fm.line,
-        column: fm.column,
-      }),
+      diagnose(
+        codes.documentYaml,
+        { reason: fm.message },
+        {
+          file: path,
+          line: fm.line,
+          column: fm.column,
+        },
+      ),
     );
     servable = false;
     body = fm.body;
@@ -147,10 +127,7 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
     const when = fm.data.whenToUse;
     if (when !== undefined && typeof when !== 'string') {
       diagnostics.push(
-        diagnose(codes.documentField, '`whenToUse` must be a string.', {
-          file: path,
-          ...fm.keys.get('whenToUse'),
-        }),
+        diagnose(codes.documentField, { kind: 'when-to-use' }, { file: path, ...fm.keys.get('whenToUse') }),
       );
     } else if (typeof when === 'string' && when.trim() !== '') whenToUse = when.trim();
     const value = fm.data.description;
@@ -158,9 +135,7 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
       diagnostics.push(
         diagnose(
           codes.documentDescription,
-          value === undefined
-            ? 'The front matter has no `description`.'
-            : '`description` must be a non-empty string.',
+          { present: value !== undefined },
           { file: path, ...(fm.keys.get('description') ?? { line: 1 }) },
         ),
       );
@@ -174,9 +149,7 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
     diagnostics.push(
       diagnose(
         codes.documentTitle,
-        titles.length === 0
-          ? 'The document has no "# " title line.'
-          : `The document has ${titles.length} "# " title lines; the second is here.`,
+        { titles: titles.length },
         { file: path, line: titles[1]?.line ?? bodyLine },
       ),
     );

@@ -28,3 +28,6 @@ export function quoteShellArg(arg: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
   return `'${arg.replaceAll("'", `'\\''`)}'`;
 }
+
+/** The environment variable that hides tools from a server (`companion serve`, `companion dev`). */
+export const EXCLUDE_TOOLS_VARIABLE = 'COMPANION_EXCLUDE_TOOLS';

@@ -129,7 +129,7 @@ export function createPromptBuilder(): PromptBuilder {
             diagnostics.push(
               diagnose(
                 codes.promptDuplicateName,
-                `prompts/${skill.id}.md has the name of skill "${skill.id}", which prompts.fromSkills also offers as a prompt; the file wins.`,
+                { skill: skill.id },
                 { file: `${PROMPTS_DIR}${skill.id}.md`, line: 1 },
               ),
             );
@@ -168,13 +168,7 @@ function coverPrompts(
       const where = () => ({ file: input.scopeFile, ...input.positionOf(['topics', i, 'prompts', j]) });
       if (!units.has(path) && !input.problemPaths.has(path)) {
         if (!skillPrompts.has(name)) {
-          diagnostics.push(
-            diagnose(
-              codes.unknownPrompt,
-              `Topic "${topic.id}" names prompt "${name}", but ${path} does not exist.`,
-              where(),
-            ),
-          );
+          diagnostics.push(diagnose(codes.unknownPrompt, { topic: topic.id, name }, where()));
         }
         return;
       }
@@ -183,7 +177,7 @@ function coverPrompts(
         diagnostics.push(
           diagnose(
             codes.conflictingScopes,
-            `Prompt "${name}" is named by topics of scope "${previous}" and of scope "${topic.scope}".`,
+            { kind: 'prompt', id: name, first: previous, second: topic.scope },
             where(),
           ),
         );
@@ -194,12 +188,7 @@ function coverPrompts(
   });
   for (const [path, unit] of units) {
     if (unit.prompt && !scopes.has(unit.prompt.name)) {
-      diagnostics.push(
-        diagnose(codes.promptNotCovered, `No topic names prompt "${unit.prompt.name}".`, {
-          file: path,
-          line: 1,
-        }),
-      );
+      diagnostics.push(diagnose(codes.promptNotCovered, { name: unit.prompt.name }, { file: path, line: 1 }));
     }
   }
   return scopes;
@@ -221,7 +210,12 @@ function checkDefaults(prompt: ParsedPrompt, input: PromptInput, diagnostics: Di
     diagnostics.push(
       diagnose(
         codes.promptArgumentValues,
-        `Argument "${argument.name}"'s default "${argument.default}" names no ${argument.kind} this server serves.`,
+        {
+          kind: 'default-not-served',
+          name: argument.name,
+          value: argument.default,
+          argumentKind: argument.kind,
+        },
         { file: prompt.path, ...prompt.argumentPositions.get(argument.name) },
       ),
     );

@@ -80,7 +80,7 @@ export function parseTemplate(body: string, file: string, firstLine: number): Pa
     const lineEnd = indexOrEnd(body, '\n', open);
     const close = body.indexOf('}}', open + 2);
     if (close === -1 || close > lineEnd) {
-      diagnostics.push(diagnose(codes.promptPlaceholder, 'This "{{" has no "}}" on its line.', where(open)));
+      diagnostics.push(diagnose(codes.promptPlaceholder, { kind: 'unclosed' }, where(open)));
       text += '{{';
       i = open + 2;
       continue;
@@ -90,13 +90,7 @@ export function parseTemplate(body: string, file: string, firstLine: number): Pa
     const match = TAG.exec(inner);
     const position = where(open);
     if (!match) {
-      diagnostics.push(
-        diagnose(
-          codes.promptPlaceholder,
-          `"{{${inner}}}" is not a placeholder: write {{name}}, {{name.uri}}, {{name.title}}, {{#name}}, {{^name}} or {{/name}}.`,
-          position,
-        ),
-      );
+      diagnostics.push(diagnose(codes.promptPlaceholder, { kind: 'not-a-tag', inner }, position));
       text += body.slice(open, end);
       i = end;
       continue;
@@ -104,11 +98,7 @@ export function parseTemplate(body: string, file: string, firstLine: number): Pa
     const [, sigil, name, property] = match as unknown as [string, string, string, string | undefined];
     if (sigil !== '' && property !== undefined) {
       diagnostics.push(
-        diagnose(
-          codes.promptPlaceholder,
-          `"{{${inner}}}": a section opens or closes on an argument, not on its .${property}.`,
-          position,
-        ),
+        diagnose(codes.promptPlaceholder, { kind: 'section-property', inner, property }, position),
       );
       text += body.slice(open, end);
       i = end;
@@ -116,11 +106,7 @@ export function parseTemplate(body: string, file: string, firstLine: number): Pa
     }
     if (property !== undefined && !PROPERTIES.has(property)) {
       diagnostics.push(
-        diagnose(
-          codes.promptPlaceholder,
-          `"{{${inner}}}": arguments have .uri and .title, not .${property}.`,
-          position,
-        ),
+        diagnose(codes.promptPlaceholder, { kind: 'unknown-property', inner, property }, position),
       );
       text += body.slice(open, end);
       i = end;
@@ -152,18 +138,12 @@ export function parseTemplate(body: string, file: string, firstLine: number): Pa
     if (sigil === '/') {
       const top = stack[stack.length - 1];
       if (top === undefined) {
-        diagnostics.push(
-          diagnose(
-            codes.promptPlaceholder,
-            `"{{/${name}}}" closes a section that was never opened.`,
-            position,
-          ),
-        );
+        diagnostics.push(diagnose(codes.promptPlaceholder, { kind: 'close-unopened', name }, position));
       } else if (top.name !== name) {
         diagnostics.push(
           diagnose(
             codes.promptPlaceholder,
-            `"{{/${name}}}" closes "${name}", but the section open here is "${top.name}" (line ${top.line}).`,
+            { kind: 'close-other', name, open: top.name, line: top.line },
             position,
           ),
         );
@@ -181,7 +161,7 @@ export function parseTemplate(body: string, file: string, firstLine: number): Pa
     diagnostics.push(
       diagnose(
         codes.promptPlaceholder,
-        `The section "{{${section.inverted ? '^' : '#'}${section.name}}}" is never closed with {{/${section.name}}}.`,
+        { kind: 'never-closed', name: section.name, inverted: section.inverted },
         { file, line: section.line, column: section.column },
       ),
     );

@@ -3,20 +3,25 @@
  * a body in the placeholder syntax of `prompt-template.ts`. A prompt reaches the user as a slash command in hosts
  * that show MCP prompts; its body is the message it sends. Parsing is memoized on the identity of the bytes.
  */
+
+import type { ArgumentProblem, ValuesProblem } from './codes/prompts.js';
 import { decodeUtf8 } from './content.js';
-import { codes, type Diagnostic, type DiagnosticData, diagnose } from './diagnostics.js';
+import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
+import { MAX_PROMPT_NAME_LENGTH } from './limits.js';
+import { PROMPT_ARGUMENT_KEYS, PROMPT_ARGUMENT_KINDS, PROMPT_KEYS, PROMPTS_DIR } from './names.js';
 import { parseTemplate } from './prompt-template.js';
 import type { ListedPrompt, PromptArgumentEntry, PromptArgumentKind, TemplateNode } from './prompt-types.js';
 import type { SourceFile } from './types.js';
 
-export const PROMPTS_DIR = 'prompts/';
+export { PROMPTS_DIR };
+
 /** A prompt name: what a host shows after its slash. Lowercase words joined by single `-` or `_`. */
 const PROMPT_NAME = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 const ARGUMENT_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
-const KNOWN_KEYS = new Set(['title', 'description', 'arguments']);
-const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'enum', 'default', 'kind']);
-const KINDS: readonly PromptArgumentKind[] = ['text', 'document', 'skill', 'topic'];
+const KNOWN_KEYS: ReadonlySet<string> = new Set(PROMPT_KEYS);
+const ARGUMENT_KEYS: ReadonlySet<string> = new Set(PROMPT_ARGUMENT_KEYS);
+const KINDS: readonly PromptArgumentKind[] = PROMPT_ARGUMENT_KINDS;
 
 /** A prompt as its own file describes it, before coverage gives it a scope. */
 export interface ParsedPrompt {
@@ -58,44 +63,31 @@ export function readPrompt(file: SourceFile): PromptRead {
 function parsePromptFile(file: SourceFile): PromptRead {
   const path = file.path;
   const name = buildPromptName(path)!;
-  if (name.length > 64 || !PROMPT_NAME.test(name)) {
-    return {
-      diagnostics: [
-        diagnose(
-          codes.promptName,
-          `"${name}" is not a prompt name: 1–64 lowercase letters and digits, with single inner "-" or "_".`,
-          { file: path },
-        ),
-      ],
-    };
+  if (name.length > MAX_PROMPT_NAME_LENGTH || !PROMPT_NAME.test(name)) {
+    return { diagnostics: [diagnose(codes.promptName, { name }, { file: path })] };
   }
   const text = decodeUtf8(file.bytes);
   if (text === undefined) {
-    return { diagnostics: [diagnose(codes.invalidUtf8, 'The prompt is not valid UTF-8.', { file: path })] };
+    return { diagnostics: [diagnose(codes.invalidUtf8, { file: 'prompt' }, { file: path })] };
   }
   const fm = parseFrontMatter(text);
   if (fm.kind === 'missing') {
     return {
-      diagnostics: [
-        diagnose(
-          codes.promptFrontMatterMissing,
-          'The prompt does not start with a "---" front matter block.',
-          {
-            file: path,
-            line: 1,
-          },
-        ),
-      ],
+      diagnostics: [diagnose(codes.promptFrontMatterMissing, {}, { file: path, line: 1 })],
     };
   }
   if (fm.kind === 'error') {
     return {
       diagnostics: [
-        diagnose(codes.promptYaml, `The front matter does not parse: ${fm.message}`, {
-          file: path,
-          line: fm.line,
-          column: fm.column,
-        }),
+        diagnose(
+          codes.promptYaml,
+          { reason: fm.message },
+          {
+            file: path,
+            line: fm.line,
+            column: fm.column,
+          },
+        ),
       ],
     };
   }
@@ -104,31 +96,20 @@ function parsePromptFile(file: SourceFile): PromptRead {
   for (const [key, position] of fm.keys) {
     if (!KNOWN_KEYS.has(key)) {
       diagnostics.push(
-        diagnose(codes.promptUnknownField, `Front matter key "${key}" is not one prompts take.`, {
-          file: path,
-          ...position,
-        }),
+        diagnose(codes.promptUnknownField, { kind: 'unknown', key }, { file: path, ...position }),
       );
     }
   }
   const description = fm.data.description;
   if (typeof description !== 'string' || description.trim() === '') {
     diagnostics.push(
-      diagnose(
-        codes.promptDescription,
-        description === undefined
-          ? 'The front matter has no `description`.'
-          : '`description` must be a non-empty string.',
-        at('description'),
-      ),
+      diagnose(codes.promptDescription, { present: description !== undefined }, at('description')),
     );
   }
   let title: string | undefined;
   if (typeof fm.data.title === 'string' && fm.data.title.trim() !== '') title = fm.data.title.trim();
   else if (fm.data.title !== undefined) {
-    diagnostics.push(
-      diagnose(codes.promptUnknownField, '`title` must be a non-empty string; it is ignored.', at('title')),
-    );
+    diagnostics.push(diagnose(codes.promptUnknownField, { kind: 'title' }, at('title')));
   }
 
   const argumentLines = findItemLines(text, fm.keys.get('arguments'), fm.bodyLine);
@@ -137,10 +118,14 @@ function parsePromptFile(file: SourceFile): PromptRead {
   const body = fm.body;
   if (body.trim() === '') {
     diagnostics.push(
-      diagnose(codes.promptEmpty, 'The prompt has nothing below its front matter.', {
-        file: path,
-        line: fm.bodyLine,
-      }),
+      diagnose(
+        codes.promptEmpty,
+        {},
+        {
+          file: path,
+          line: fm.bodyLine,
+        },
+      ),
     );
   }
   const template = parseTemplate(body, path, fm.bodyLine);
@@ -153,7 +138,7 @@ function parsePromptFile(file: SourceFile): PromptRead {
       diagnostics.push(
         diagnose(
           codes.promptUndeclaredArgument,
-          `The placeholder names "${ref.name}", which \`arguments\` does not declare${args.positions.size === 0 ? '' : ` (declared: ${[...args.positions.keys()].join(', ')})`}.`,
+          { name: ref.name, declared: [...args.positions.keys()] },
           where,
         ),
       );
@@ -169,7 +154,7 @@ function parsePromptFile(file: SourceFile): PromptRead {
       diagnostics.push(
         diagnose(
           codes.promptPlaceholder,
-          `"{{${ref.name}.${ref.property}}}": "${ref.name}" is a ${argument.kind} argument, which has no .${ref.property}.`,
+          { kind: 'no-property', name: ref.name, property: ref.property, argumentKind: argument.kind },
           where,
         ),
       );
@@ -180,7 +165,7 @@ function parsePromptFile(file: SourceFile): PromptRead {
       diagnostics.push(
         diagnose(
           codes.promptUnusedArgument,
-          `The argument "${argument.name}" appears in no placeholder of the body.`,
+          { name: argument.name },
           { file: path, ...args.positions.get(argument.name) },
         ),
       );
@@ -257,97 +242,83 @@ function readArguments(
   const positions = new Map<string, Position>();
   if (value === undefined || value === null) return { entries, positions };
   if (!Array.isArray(value)) {
-    diagnostics.push(
-      diagnose(codes.promptArgument, '`arguments` must be a list of argument declarations.', keyAt),
-    );
+    diagnostics.push(diagnose(codes.promptArgument, { kind: 'not-a-list' }, keyAt));
     return { entries, positions };
   }
   value.forEach((item: unknown, i) => {
     const itemAt = itemLines[i];
     const where = itemAt === undefined ? keyAt : { file, ...itemAt };
-    const label = `Argument ${i + 1}`;
-    const fail = (message: string, code: DiagnosticData = codes.promptArgument) => {
-      diagnostics.push(diagnose(code, message, where));
+    const fail = (problem: ArgumentProblem) => {
+      diagnostics.push(diagnose(codes.promptArgument, problem, where));
+    };
+    const failValues = (problem: ValuesProblem) => {
+      diagnostics.push(diagnose(codes.promptArgumentValues, problem, where));
     };
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      fail(`${label} is not a mapping with a \`name\`.`);
+      fail({ kind: 'not-a-mapping', index: i });
       return;
     }
     const record = item as Record<string, unknown>;
     const name = record.name;
     if (typeof name !== 'string' || !ARGUMENT_NAME.test(name)) {
-      fail(
-        typeof name === 'string'
-          ? `${label}'s name "${name}" is not a letter followed by letters, digits, "_" or "-".`
-          : `${label} has no \`name\`.`,
-      );
+      fail(typeof name === 'string' ? { kind: 'bad-name', index: i, name } : { kind: 'no-name', index: i });
       return;
     }
-    const named = `Argument "${name}"`;
     if (positions.has(name)) {
-      fail(`${named} is declared twice.`, codes.promptArgumentDuplicate);
+      diagnostics.push(diagnose(codes.promptArgumentDuplicate, { name }, where));
       return;
     }
     let usable = true;
     for (const key of Object.keys(record)) {
       if (!ARGUMENT_KEYS.has(key)) {
-        fail(`${named} has the key "${key}", which arguments do not take.`);
+        fail({ kind: 'unknown-key', name, key });
         usable = false;
       }
     }
     for (const key of ['title', 'description', 'default'] as const) {
       if (record[key] !== undefined && typeof record[key] !== 'string') {
-        fail(`${named}'s \`${key}\` must be a string.`);
+        fail({ kind: 'not-a-string', name, key });
         usable = false;
       }
     }
     if (record.required !== undefined && typeof record.required !== 'boolean') {
-      fail(`${named}'s \`required\` must be true or false.`);
+      fail({ kind: 'required-not-boolean', name });
       usable = false;
     }
     const kind = record.kind ?? 'text';
     if (!KINDS.includes(kind as PromptArgumentKind)) {
-      fail(`${named}'s \`kind\` is ${JSON.stringify(kind)}, not one of ${KINDS.join(', ')}.`);
+      fail({ kind: 'unknown-kind', name, value: kind });
       usable = false;
     }
     const required = record.required === true;
     const fallback = typeof record.default === 'string' ? record.default : undefined;
     if (required && fallback !== undefined) {
-      fail(`${named} is required and has a default; a default applies only to an optional argument.`);
+      fail({ kind: 'required-default', name });
       usable = false;
     }
     let values: string[] | undefined;
     if (record.enum !== undefined) {
       const list = record.enum;
       if (!Array.isArray(list) || list.length === 0 || list.some((v) => typeof v !== 'string' || v === '')) {
-        fail(
-          `${named}'s \`enum\` must be a non-empty list of non-empty strings.`,
-          codes.promptArgumentValues,
-        );
+        failValues({ kind: 'enum-not-strings', name });
         usable = false;
       } else if (new Set(list).size !== list.length) {
-        fail(`${named}'s \`enum\` lists a value twice.`, codes.promptArgumentValues);
+        failValues({ kind: 'enum-repeats', name });
         usable = false;
       } else if (kind !== 'text') {
-        fail(
-          `${named} is a ${String(kind)} argument, whose values are the ids this server serves; it takes no \`enum\`.`,
-          codes.promptArgumentValues,
-        );
+        failValues({ kind: 'enum-on-id', name, argumentKind: String(kind) });
         usable = false;
       } else {
         values = list as string[];
         if (fallback !== undefined && !values.includes(fallback)) {
-          fail(
-            `${named}'s default "${fallback}" is not one of its values (${values.join(', ')}).`,
-            codes.promptArgumentValues,
-          );
+          failValues({ kind: 'default-not-in-enum', name, value: fallback, values });
           usable = false;
         }
       }
     }
     const description = typeof record.description === 'string' ? record.description.trim() : '';
     if (description === '') {
-      diagnostics.push(diagnose(codes.promptArgumentDescription, `${named} has no description.`, where));
+      diagnostics.push(diagnose(codes.promptArgumentDescription, { name }, where));
     }
     positions.set(name, { line: where.line ?? 1, column: where.column ?? 1 });
     if (!usable) return;

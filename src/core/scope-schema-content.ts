@@ -110,9 +110,6 @@ export const PromptsSectionSchema = z
   })
   .describe('Prompts beyond the files in prompts/.');
 
-/** The largest `data:` icon the server sends in every `initialize` answer (a larger one is a warning). */
-export const MAX_DATA_ICON_CHARS = 64 * 1024;
-
 /** An MCP `Icon` (2025-11-25): the image a host may show beside the server's name. */
 export const IconSchema = z
   .strictObject({

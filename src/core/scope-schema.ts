@@ -4,6 +4,7 @@
  * an editor checks exactly what `companion check` checks.
  */
 import * as z from 'zod';
+import { DEFAULT_SCHEME, TOOL_NAMES } from './names.js';
 import {
   DocumentsSectionSchema,
   PromptsSectionSchema,
@@ -11,15 +12,7 @@ import {
   serverLinksShape,
 } from './scope-schema-content.js';
 
-/** The tools companion serves. A scope file may name these and no others. */
-export const TOOL_NAMES = ['document_lookup', 'task_guide', 'skill_load'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
-
-/** The default URI scheme: `companion://guides`, `companion://skill/<id>/SKILL.md`. */
-export const DEFAULT_SCHEME = 'companion';
-
-/** Where the scope file's JSON Schema is published, relative to the scope file. */
-export const SCOPE_SCHEMA_FILE = 'server-scope.schema.json';
+export { DEFAULT_SCHEME, SCOPE_SCHEMA_FILE, TOOL_NAMES, type ToolName } from './names.js';
 
 const slug = z
   .string()

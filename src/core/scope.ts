@@ -11,11 +11,13 @@ import {
   printParseErrorCode,
 } from 'jsonc-parser';
 import type * as z from 'zod';
+import type { SchemaIssue } from './codes/scope-file.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
+import { SCOPE_FILE } from './names.js';
 import { validateContentDeclarations } from './scope-content-rules.js';
 import { SCOPE_SCHEMA_FILE, type ServerScope, ServerScopeSchema, TOOL_NAMES } from './scope-schema.js';
 
-export const SCOPE_FILE = 'knowledge/server-scope.json';
+export { SCOPE_FILE };
 
 export interface ScopeRead {
   /** Undefined when the file is missing or does not validate. */
@@ -39,7 +41,7 @@ let lastScope: { readonly text: string; readonly read: ScopeRead } | undefined;
 function parseScope(text: string | undefined): ScopeRead {
   if (text === undefined) {
     return {
-      diagnostics: [diagnose(codes.scopeMissing, `${SCOPE_FILE} does not exist.`, { file: SCOPE_FILE })],
+      diagnostics: [diagnose(codes.scopeMissing, {}, { file: SCOPE_FILE })],
       positionOf: () => undefined,
     };
   }
@@ -58,7 +60,7 @@ function parseScope(text: string | undefined): ScopeRead {
         .map((error) =>
           diagnose(
             codes.scopeJsonSyntax,
-            `${SCOPE_FILE} is not valid JSON: ${describeParseError(printParseErrorCode(error.error))}.`,
+            { error: printParseErrorCode(error.error) },
             { file: SCOPE_FILE, ...at(error.offset) },
           ),
         ),
@@ -76,11 +78,15 @@ function parseScope(text: string | undefined): ScopeRead {
   const value = getNodeValue(tree) as unknown;
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && !('$schema' in value)) {
     diagnostics.push(
-      diagnose(codes.schemaReference, `${SCOPE_FILE} has no "$schema" key.`, {
-        file: SCOPE_FILE,
-        line: 1,
-        column: 1,
-      }),
+      diagnose(
+        codes.schemaReference,
+        { kind: 'missing' },
+        {
+          file: SCOPE_FILE,
+          line: 1,
+          column: 1,
+        },
+      ),
     );
   } else if (
     typeof value === 'object' &&
@@ -91,7 +97,7 @@ function parseScope(text: string | undefined): ScopeRead {
     diagnostics.push(
       diagnose(
         codes.schemaReference,
-        `${SCOPE_FILE} points "$schema" at ${JSON.stringify(value.$schema)}, not ./${SCOPE_SCHEMA_FILE}.`,
+        { kind: 'other', value: value.$schema },
         { file: SCOPE_FILE, ...positionOf(['$schema']) },
       ),
     );
@@ -114,9 +120,7 @@ function validateReferences(scope: ServerScope, positionOf: ScopeRead['positionO
   const scopeIds = new Set<string>();
   scope.scopes.forEach((s, i) => {
     if (scopeIds.has(s.id)) {
-      out.push(
-        diagnose(codes.duplicateId, `Scope id "${s.id}" is declared twice.`, where(['scopes', i, 'id'])),
-      );
+      out.push(diagnose(codes.duplicateId, { kind: 'scope', id: s.id }, where(['scopes', i, 'id'])));
     }
     scopeIds.add(s.id);
   });
@@ -124,27 +128,19 @@ function validateReferences(scope: ServerScope, positionOf: ScopeRead['positionO
   const known = new Set<string>(TOOL_NAMES);
   const checkTool = (tool: string, path: (string | number)[]) => {
     if (!known.has(tool)) {
-      out.push(
-        diagnose(
-          codes.unknownTool,
-          `"${tool}" is not a tool companion serves (${TOOL_NAMES.join(', ')}).`,
-          where(path),
-        ),
-      );
+      out.push(diagnose(codes.unknownTool, { tool }, where(path)));
     }
   };
   scope.topics.forEach((topic, i) => {
     if (topicIds.has(topic.id)) {
-      out.push(
-        diagnose(codes.duplicateId, `Topic id "${topic.id}" is declared twice.`, where(['topics', i, 'id'])),
-      );
+      out.push(diagnose(codes.duplicateId, { kind: 'topic', id: topic.id }, where(['topics', i, 'id'])));
     }
     topicIds.add(topic.id);
     if (!scopeIds.has(topic.scope)) {
       out.push(
         diagnose(
           codes.unknownScope,
-          `Topic "${topic.id}" names scope "${topic.scope}", which "scopes" does not declare (declared: ${[...scopeIds].join(', ')}).`,
+          { topic: topic.id, scope: topic.scope, declared: [...scopeIds] },
           where(['topics', i, 'scope']),
         ),
       );
@@ -168,53 +164,21 @@ function validateReferences(scope: ServerScope, positionOf: ScopeRead['positionO
 function describeIssue(issue: z.core.$ZodIssue, positionOf: ScopeRead['positionOf']): Diagnostic {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   let location = path;
-  let message = issue.message;
+  let found: SchemaIssue = { kind: 'invalid', message: issue.message };
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     location = [...path, key];
-    message = `unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    found = { kind: 'unknown-keys', keys: issue.keys };
   } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-    message = `required ${issue.expected} is missing`;
+    found = { kind: 'missing', expected: issue.expected };
   }
-  return diagnose(codes.scopeSchema, `${formatJsonPath(path) || 'The scope file'}: ${message}.`, {
-    file: SCOPE_FILE,
-    ...positionOf(location),
-  });
-}
-
-/** `topics[2].scope` from `['topics', 2, 'scope']`. */
-export function formatJsonPath(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
-  return out;
+  return diagnose(codes.scopeSchema, { path, issue: found }, { file: SCOPE_FILE, ...positionOf(location) });
 }
 
 /** A property's position is its key's; anything else, the value's own. */
 function keyOffset(node: Node): number {
   if (node.parent?.type === 'property' && node.parent.children?.[0]) return node.parent.children[0].offset;
   return node.offset;
-}
-
-function describeParseError(code: string): string {
-  const words: Record<string, string> = {
-    InvalidSymbol: 'unexpected character',
-    InvalidNumberFormat: 'invalid number',
-    PropertyNameExpected: 'property name expected (is there a trailing comma?)',
-    ValueExpected: 'value expected (is there a trailing comma?)',
-    ColonExpected: 'colon expected',
-    CommaExpected: 'comma expected',
-    CloseBraceExpected: 'closing brace expected',
-    CloseBracketExpected: 'closing bracket expected',
-    EndOfFileExpected: 'end of file expected',
-    InvalidCommentToken: 'comments are not allowed in JSON',
-    UnexpectedEndOfComment: 'unterminated comment',
-    UnexpectedEndOfString: 'unterminated string',
-    UnexpectedEndOfNumber: 'unterminated number',
-    InvalidUnicode: 'invalid unicode escape',
-    InvalidEscapeCharacter: 'invalid escape character',
-    InvalidCharacter: 'invalid character in a string',
-  };
-  return words[code] ?? code;
 }
 
 export function buildLineOffsets(text: string): number[] {

@@ -6,17 +6,21 @@
 import { decodeUtf8 } from './content.js';
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
 import { type FrontMatter, type Position, parseFrontMatter } from './front-matter.js';
+import {
+  MAX_COMPATIBILITY_LENGTH,
+  MAX_SKILL_BYTES,
+  MAX_SKILL_DESCRIPTION_LENGTH,
+  MAX_SKILL_FILES,
+  MAX_SKILL_NAME_LENGTH,
+} from './limits.js';
 import { HOST_FIELDS } from './lint/host-rules.js';
 import { isCredentialPath } from './lint/secrets.js';
 import { findTitles, type MarkdownLine, readLines } from './markdown.js';
+import { BASE_FILE, BASE_PATH, SKILL_BODY, SKILL_KEYS, SKILL_STRING_KEYS, SKILLS_DIR } from './names.js';
 import type { SourceFile } from './types.js';
 import { isSafePath, isSafeSegment } from './uris.js';
 
-export const SKILLS_DIR = 'skills/';
-export const BASE_FILE = 'skills/base.md';
-/** Where every published skill receives `skills/base.md`. */
-export const BASE_PATH = 'references/base.md';
-export const SKILL_BODY = 'SKILL.md';
+export { BASE_FILE, BASE_PATH, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_BODY, SKILLS_DIR };
 /** The `metadata` entry that keeps a skill unpublished: `metadata.<key>: <value>` (the scope file may name another). */
 export interface DraftMarker {
   readonly key: string;
@@ -24,12 +28,8 @@ export interface DraftMarker {
 }
 /** The draft marker unless the scope file's `skills.draft` names another. */
 export const DEFAULT_DRAFT_MARKER: DraftMarker = { key: 'companion-status', value: 'draft' };
-/** SEP-2640 per-skill limits. */
-export const MAX_SKILL_FILES = 512;
-export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 
-const KNOWN_KEYS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
-const STRING_KEYS = ['license', 'compatibility', 'allowed-tools'] as const;
+const KNOWN_KEYS: ReadonlySet<string> = new Set(SKILL_KEYS);
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** One file of a skill directory other than `SKILL.md`. */
@@ -119,11 +119,7 @@ function parseSkill(
   const bodyPath = `${dir}/${SKILL_BODY}`;
   if (!isSafeSegment(id)) {
     return {
-      diagnostics: [
-        diagnose(codes.unsafePath, `The skill directory "${id}" cannot go into a URI verbatim.`, {
-          file: bodyPath,
-        }),
-      ],
+      diagnostics: [diagnose(codes.unsafePath, { kind: 'skill', id }, { file: bodyPath })],
     };
   }
   const body = files.get(SKILL_BODY);
@@ -131,40 +127,33 @@ function parseSkill(
     const other = [...files.keys()].find((p) => p.toLowerCase() === 'skill.md');
     return {
       diagnostics: [
-        diagnose(
-          codes.skillMissingBody,
-          other
-            ? `The skill directory has "${other}" but no "SKILL.md"; the name is case-sensitive.`
-            : `The directory ${dir}/ has no SKILL.md.`,
-          { file: other ? `${dir}/${other}` : `${dir}/` },
-        ),
+        diagnose(codes.skillMissingBody, { dir, other }, { file: other ? `${dir}/${other}` : `${dir}/` }),
       ],
     };
   }
   const diagnostics: Diagnostic[] = [];
   const text = decodeUtf8(body.bytes);
   if (text === undefined) {
-    return { diagnostics: [diagnose(codes.invalidUtf8, 'SKILL.md is not valid UTF-8.', { file: bodyPath })] };
+    return { diagnostics: [diagnose(codes.invalidUtf8, { file: 'skill' }, { file: bodyPath })] };
   }
   const fm = parseFrontMatter(text);
   let servable = true;
   let data: Readonly<Record<string, unknown>> = {};
   let draft = false;
   if (fm.kind === 'missing') {
-    diagnostics.push(
-      diagnose(codes.skillFrontMatterMissing, 'SKILL.md does not start with a "---" front matter block.', {
-        file: bodyPath,
-        line: 1,
-      }),
-    );
+    diagnostics.push(diagnose(codes.skillFrontMatterMissing, {}, { file: bodyPath, line: 1 }));
     servable = false;
   } else if (fm.kind === 'error') {
     diagnostics.push(
-      diagnose(codes.skillYaml, `The front matter does not parse: ${fm.message}`, {
-        file: bodyPath,
-        line: fm.line,
-        column: fm.column,
-      }),
+      diagnose(
+        codes.skillYaml,
+        { reason: fm.message },
+        {
+          file: bodyPath,
+          line: fm.line,
+          column: fm.column,
+        },
+      ),
     );
     servable = false;
   } else {
@@ -182,9 +171,7 @@ function parseSkill(
   const bodyLines = bodyText === undefined ? [] : readLines(bodyText, bodyLine);
   const titles = findTitles(bodyLines);
   if (bodyText !== undefined && titles.length === 0) {
-    diagnostics.push(
-      diagnose(codes.skillTitle, 'SKILL.md has no "# " title line.', { file: bodyPath, line: bodyLine }),
-    );
+    diagnostics.push(diagnose(codes.skillTitle, {}, { file: bodyPath, line: bodyLine }));
   }
 
   const others: SkillSourceFile[] = [];
@@ -192,40 +179,20 @@ function parseSkill(
   for (const [path, file] of [...files].sort(([a], [b]) => compare(a, b))) {
     if (path === SKILL_BODY) continue;
     if (path === BASE_PATH) {
-      diagnostics.push(
-        diagnose(codes.baseShadowed, `${dir}/${BASE_PATH} would be replaced by skills/base.md when served.`, {
-          file: `${dir}/${path}`,
-        }),
-      );
+      diagnostics.push(diagnose(codes.baseShadowed, { dir }, { file: `${dir}/${path}` }));
       continue;
     }
     if (isCredentialPath(path)) {
       // A key store or private key holds nothing but the secret: it is never served.
-      diagnostics.push(
-        diagnose(codes.credentialFile, `"${path}" is a credential file; it is not served.`, {
-          file: `${dir}/${path}`,
-        }),
-      );
+      diagnostics.push(diagnose(codes.credentialFile, { path }, { file: `${dir}/${path}` }));
       continue;
     }
     if (!isSafePath(path)) {
-      diagnostics.push(
-        diagnose(
-          codes.unsafePath,
-          `"${path}" has a segment that cannot go into a URI verbatim; it is not served.`,
-          {
-            file: `${dir}/${path}`,
-          },
-        ),
-      );
+      diagnostics.push(diagnose(codes.unsafePath, { kind: 'skill-file', path }, { file: `${dir}/${path}` }));
       continue;
     }
     if (path.endsWith('.md') && decodeUtf8(file.bytes) === undefined) {
-      diagnostics.push(
-        diagnose(codes.invalidUtf8, 'The Markdown file is not valid UTF-8; it is not served.', {
-          file: `${dir}/${path}`,
-        }),
-      );
+      diagnostics.push(diagnose(codes.invalidUtf8, { file: 'skill-file' }, { file: `${dir}/${path}` }));
       continue;
     }
     totalBytes += file.bytes.byteLength;
@@ -233,23 +200,11 @@ function parseSkill(
   }
   const fileCount = others.length + 2;
   if (fileCount > MAX_SKILL_FILES) {
-    diagnostics.push(
-      diagnose(
-        codes.skillTooManyFiles,
-        `The skill has ${fileCount} files (with SKILL.md and references/base.md); hosts accept at most ${MAX_SKILL_FILES}.`,
-        { file: bodyPath },
-      ),
-    );
+    diagnostics.push(diagnose(codes.skillTooManyFiles, { files: fileCount }, { file: bodyPath }));
     servable = false;
   }
   if (totalBytes > MAX_SKILL_BYTES) {
-    diagnostics.push(
-      diagnose(
-        codes.skillTooLarge,
-        `The skill's files add up to ${totalBytes} bytes; hosts accept at most ${MAX_SKILL_BYTES} (16 MiB).`,
-        { file: bodyPath },
-      ),
-    );
+    diagnostics.push(diagnose(codes.skillTooLarge, { bytes: totalBytes }, { file: bodyPath }));
     servable = false;
   }
   if (!servable || fm.kind !== 'ok') return { diagnostics };
@@ -289,73 +244,44 @@ function checkFrontMatter(
 
   const name = fm.data.name;
   if (typeof name !== 'string' || name === '') {
-    diagnostics.push(diagnose(codes.skillName, 'The front matter has no `name`.', at('name')));
-  } else if (name.length > 64 || !NAME.test(name)) {
-    diagnostics.push(
-      diagnose(
-        codes.skillName,
-        `\`name\` "${name}" is not 1–64 lowercase letters, digits and single inner hyphens.`,
-        at('name'),
-      ),
-    );
+    diagnostics.push(diagnose(codes.skillName, { kind: 'missing' }, at('name')));
+  } else if (name.length > MAX_SKILL_NAME_LENGTH || !NAME.test(name)) {
+    diagnostics.push(diagnose(codes.skillName, { kind: 'invalid', name }, at('name')));
   } else if (name !== id) {
-    diagnostics.push(
-      diagnose(
-        codes.skillName,
-        `\`name\` is "${name}" but the directory is "${id}"; they must be equal.`,
-        at('name'),
-      ),
-    );
+    diagnostics.push(diagnose(codes.skillName, { kind: 'mismatch', name, id }, at('name')));
   }
 
   const description = fm.data.description;
   if (typeof description !== 'string' || description.trim() === '') {
-    diagnostics.push(
-      diagnose(codes.skillDescription, 'The front matter has no non-empty `description`.', at('description')),
-    );
-  } else if (description.length > 1024) {
-    diagnostics.push(
-      diagnose(
-        codes.skillDescription,
-        `\`description\` is ${description.length} characters; the Agent Skills specification allows 1024, and Codex refuses a longer one.`,
-        at('description'),
-      ),
-    );
+    diagnostics.push(diagnose(codes.skillDescription, {}, at('description')));
+  } else if (description.length > MAX_SKILL_DESCRIPTION_LENGTH) {
+    diagnostics.push(diagnose(codes.skillDescription, { length: description.length }, at('description')));
   }
 
-  for (const key of STRING_KEYS) {
+  for (const key of SKILL_STRING_KEYS) {
     const value = fm.data[key];
     if (value !== undefined && typeof value !== 'string') {
-      diagnostics.push(diagnose(codes.skillField, `\`${key}\` must be a string.`, at(key)));
+      diagnostics.push(diagnose(codes.skillField, { kind: 'string', key }, at(key)));
     }
   }
   const compatibility = fm.data.compatibility;
-  if (typeof compatibility === 'string' && (compatibility.length > 500 || compatibility.length === 0)) {
+  if (
+    typeof compatibility === 'string' &&
+    (compatibility.length > MAX_COMPATIBILITY_LENGTH || compatibility.length === 0)
+  ) {
     diagnostics.push(
-      diagnose(
-        codes.skillCompatibility,
-        `\`compatibility\` is ${compatibility.length} characters; it must be 1–500.`,
-        at('compatibility'),
-      ),
+      diagnose(codes.skillCompatibility, { length: compatibility.length }, at('compatibility')),
     );
   }
   const metadata = fm.data.metadata;
   let draft = false;
   if (metadata !== undefined) {
     if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-      diagnostics.push(
-        diagnose(codes.skillField, '`metadata` must be a map of keys to strings.', at('metadata')),
-      );
+      diagnostics.push(diagnose(codes.skillField, { kind: 'map' }, at('metadata')));
     } else {
       for (const [key, value] of Object.entries(metadata)) {
         if (typeof value !== 'string') {
-          diagnostics.push(
-            diagnose(
-              codes.skillMetadata,
-              `\`metadata.${key}\` is ${value === null ? 'null' : typeof value}, not a string.`,
-              at('metadata'),
-            ),
-          );
+          diagnostics.push(diagnose(codes.skillMetadata, { key, value }, at('metadata')));
         }
       }
       draft = (metadata as Record<string, unknown>)[marker.key] === marker.value;
@@ -364,21 +290,20 @@ function checkFrontMatter(
   for (const [key, pos] of fm.keys) {
     // Fields some hosts define have their own finding (CMP642), which names the hosts.
     if (!KNOWN_KEYS.has(key) && !HOST_FIELDS.has(key)) {
-      diagnostics.push(
-        diagnose(codes.skillUnknownField, `Front matter key "${key}" is not an Agent Skills field.`, {
-          file: bodyPath,
-          ...pos,
-        }),
-      );
+      diagnostics.push(diagnose(codes.skillUnknownField, { key }, { file: bodyPath, ...pos }));
     }
   }
   for (const a of fm.ambiguities) {
     diagnostics.push(
-      diagnose(codes.ambiguousYaml, `\`${a.key}\` ${a.reason}.`, {
-        file: bodyPath,
-        line: a.line,
-        column: a.column,
-      }),
+      diagnose(
+        codes.ambiguousYaml,
+        { key: a.key, reason: a.reason },
+        {
+          file: bodyPath,
+          line: a.line,
+          column: a.column,
+        },
+      ),
     );
   }
 

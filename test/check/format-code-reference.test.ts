@@ -23,24 +23,47 @@ describe('formatCodeReference', () => {
     expect(text).toMatch(/exits 0 .*1 .*2 /);
   });
 
-  it('has one section per code, in code order, with severity and hint', () => {
+  it('has one section per code, in code order, with severity, example messages and hint', () => {
     const headings = [...text.matchAll(/^## (CMP\d{3}) — (.*)$/gm)].map((m) => m[1]);
     const all = Object.values(codes as Record<string, DiagnosticData>).map((d) => d.code);
     expect(headings).toEqual([...all].sort());
+    const { skillName, skillTitle } = codes;
     expect(text).toContain(
-      `## ${codes.skillName.code} — ${codes.skillName.title}\n\n**Severity:** error\n\n**How to fix:** ${codes.skillName.hint}\n`,
+      `## ${skillName.code} — ${skillName.title}\n\n**Severity:** error\n\n**Examples:**\n\n` +
+        '- `name` is "release-tool" but the directory is "release"; they must be equal.\n' +
+        '- `name` "Release_Tool" is not 1–64 lowercase letters, digits and single inner hyphens.\n' +
+        '- The front matter has no `name`.\n\n' +
+        `**How to fix:** ${skillName.hint()}\n`,
+    );
+    expect(text).toContain(
+      `## ${skillTitle.code} — ${skillTitle.title}\n\n**Severity:** warning\n\n` +
+        '**Example:** SKILL.md has no "# " title line.\n\n',
     );
   });
 
+  it('writes every example of every code as the catalogue words it, and no message is empty', () => {
+    for (const entry of Object.values(codes as Record<string, DiagnosticData>)) {
+      for (const args of entry.examples) {
+        const message = entry.message(args);
+        expect(message, entry.code).toMatch(/\S/);
+        expect(text, entry.code).toContain(message.replaceAll('<', '\\<'));
+        expect(entry.hint(args), entry.code).toMatch(/\S/);
+      }
+    }
+  });
+
   it('escapes "<" outside code spans so a renderer does not read it as HTML', () => {
-    const entry: DiagnosticData = {
+    const entry: DiagnosticData<{ readonly uri: string }> = {
       code: 'CMP999',
       severity: 'info',
       title: 'T <x>',
-      hint: 'Use <scheme>://a, not `<b>`.',
+      message: ({ uri }) => `${uri} is <odd>, not \`<b>\`.`,
+      hint: () => 'Use <scheme>://a, not `<b>`.',
+      examples: [{ uri: 'a://b' }],
     };
     const rendered = formatCodeReference({ entry });
     expect(rendered).toContain('## CMP999 — T \\<x>');
+    expect(rendered).toContain('**Example:** a://b is \\<odd>, not `<b>`.');
     expect(rendered).toContain('**How to fix:** Use \\<scheme>://a, not `<b>`.');
     expect(rendered).toContain('**Severity:** info');
   });

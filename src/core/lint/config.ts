@@ -3,26 +3,10 @@
  * defaults. One value per scope file (memoized on it), so every unit's memo can key on its identity.
  */
 import { codes, type Diagnostic, diagnose, type Severity } from '../diagnostics.js';
+import { DEFAULT_LINT_RULES, type LintRules } from '../limits.js';
 import type { ServerScope } from '../scope-schema.js';
 
-/** House rules and budgets (see `check.rules` in the scope file's schema for each). */
-export interface LintRules {
-  readonly requireLinks: readonly string[];
-  readonly minDescriptionLength: number;
-  readonly maxBodyLines: number;
-  readonly maxBodyTokens: number;
-  readonly maxReferenceTokens: number;
-  readonly maxFileBytes: number;
-}
-
-export const DEFAULT_LINT_RULES: LintRules = {
-  requireLinks: [],
-  minDescriptionLength: 40,
-  maxBodyLines: 500,
-  maxBodyTokens: 5000,
-  maxReferenceTokens: 10_000,
-  maxFileBytes: 1024 * 1024,
-};
+export { DEFAULT_LINT_RULES, type LintRules };
 
 export type SeveritySetting = Severity | 'off';
 
@@ -74,14 +58,7 @@ export function checkConfigCodes(
   for (const code of Object.keys(scope?.check?.severity ?? {})) {
     if (isKnownCode(code)) continue;
     out.push(
-      diagnose(
-        codes.configUnknownCode,
-        `check.severity sets "${code}", which is not a code companion reports.`,
-        {
-          file,
-          ...positionOf(['check', 'severity', code]),
-        },
-      ),
+      diagnose(codes.configUnknownCode, { code }, { file, ...positionOf(['check', 'severity', code]) }),
     );
   }
   return out;

@@ -29,6 +29,9 @@ const PLACEHOLDER =
 const FILLER = /^\s*(?:this|a|the) skill\b/i;
 const QUOTED = /"[^"]*"/g;
 
+/** How a description reads as a keyword list (CMP423). */
+type Stuffing = { kind: 'quoted'; quotes: number; prose: number } | { kind: 'list'; items: number };
+
 export function lintDescription(input: DescriptionInput, rules: LintRules): Diagnostic[] {
   const { file, text, description, keys, bodyLine } = input;
   const out: Diagnostic[] = [];
@@ -39,19 +42,13 @@ export function lintDescription(input: DescriptionInput, rules: LintRules): Diag
   });
 
   if (/[<>]/.test(description)) {
-    out.push(
-      diagnose(
-        codes.descriptionAngleBrackets,
-        '`description` holds "<" or ">"; Anthropic\'s validator and claude.ai refuse XML-like tags in it.',
-        inValue(/[<>]/),
-      ),
-    );
+    out.push(diagnose(codes.descriptionAngleBrackets, {}, inValue(/[<>]/)));
   }
   if (description.length < rules.minDescriptionLength) {
     out.push(
       diagnose(
         codes.descriptionShort,
-        `\`description\` is ${description.length} characters; a model picks a skill by it, and ${rules.minDescriptionLength} is the least that can say what and when.`,
+        { length: description.length, minimum: rules.minDescriptionLength },
         at,
       ),
     );
@@ -60,22 +57,16 @@ export function lintDescription(input: DescriptionInput, rules: LintRules): Diag
     out.push(
       diagnose(
         codes.descriptionPlaceholder,
-        `\`description\` starts with ${PLACEHOLDER.test(description) ? 'template text' : 'filler ("this skill …")'} instead of what the skill does.`,
+        { kind: PLACEHOLDER.test(description) ? 'template' : 'filler' },
         at,
       ),
     );
   }
   if (!TRIGGER.test(description)) {
-    out.push(
-      diagnose(
-        codes.descriptionNoTrigger,
-        '`description` says what the skill does but not when to use it.',
-        at,
-      ),
-    );
+    out.push(diagnose(codes.descriptionNoTrigger, {}, at));
   }
   const stuffing = describeStuffing(description);
-  if (stuffing) out.push(diagnose(codes.descriptionStuffed, `\`description\` ${stuffing}.`, at));
+  if (stuffing) out.push(diagnose(codes.descriptionStuffed, stuffing, at));
   const person = FIRST_PERSON.exec(description) ?? FIRST_PERSON_CI.exec(description);
   const second = SECOND_PERSON.exec(description);
   const found = person && (!second || person.index <= second.index) ? person : second;
@@ -84,7 +75,7 @@ export function lintDescription(input: DescriptionInput, rules: LintRules): Diag
     out.push(
       diagnose(
         codes.descriptionPerson,
-        `\`description\` speaks in the ${found === second ? 'second' : 'first'} person ("${word}").`,
+        { person: found === second ? 'second' : 'first', word },
         inValue(new RegExp(`(?<![\\p{L}])${word.replace(/[’']/g, "['’]")}(?![\\p{L}])`, 'u')),
       ),
     );
@@ -97,7 +88,7 @@ export function lintDescription(input: DescriptionInput, rules: LintRules): Diag
  * a sentence of eight or more comma-separated items most of which are one to three words (skillscheck's two
  * tests).
  */
-function describeStuffing(description: string): string | undefined {
+function describeStuffing(description: string): Stuffing | undefined {
   const quotes = description.match(QUOTED) ?? [];
   if (quotes.length >= 5) {
     const prose = description
@@ -105,7 +96,7 @@ function describeStuffing(description: string): string | undefined {
       .split(/\s+/)
       .filter((w) => /[\p{L}\p{N}]/u.test(w));
     if (prose.length < quotes.length) {
-      return `is ${quotes.length} quoted terms with ${prose.length} words of prose around them`;
+      return { kind: 'quoted', quotes: quotes.length, prose: prose.length };
     }
   }
   for (const sentence of description.replace(QUOTED, ' ').split(/[.!?](?:\s+|$)/)) {
@@ -115,8 +106,7 @@ function describeStuffing(description: string): string | undefined {
       .filter((s) => s !== '');
     if (items.length < 8) continue;
     const short = items.filter((s) => s.split(/\s+/).length <= 3).length;
-    if (short * 100 >= items.length * 60)
-      return `lists ${items.length} comma-separated terms in one sentence`;
+    if (short * 100 >= items.length * 60) return { kind: 'list', items: items.length };
   }
   return undefined;
 }

@@ -15,6 +15,7 @@
 import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { maskCodeSpans, readLines } from '../markdown.js';
+import { DISABLE_DIRECTIVE } from '../names.js';
 import { type CheckConfig, isKnownCode } from './config.js';
 
 export interface Directive {
@@ -33,7 +34,7 @@ export interface SuppressedDiagnostic extends Diagnostic {
   readonly suppressedBy: string;
 }
 
-const MARKER = 'companion-disable';
+const MARKER = DISABLE_DIRECTIVE;
 const OPEN = /^---[ \t]*\r?$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 
@@ -176,20 +177,10 @@ export function applyCheckConfig(
       const where = { file, line: directive.line, column: directive.column };
       const problem =
         directive.codes.length === 0 || directive.unknown.length > 0
-          ? diagnose(
-              codes.directiveUnknownCode,
-              directive.codes.length === 0 && directive.unknown.length === 0
-                ? `${MARKER}${directive.kind === 'file' ? '' : `-${directive.kind}`} names no code; it suppresses nothing.`
-                : `${directive.unknown.map((c) => `"${c}"`).join(', ')} ${directive.unknown.length === 1 ? 'is' : 'are'} not ${directive.unknown.length === 1 ? 'a code' : 'codes'} companion reports.`,
-              where,
-            )
+          ? diagnose(codes.directiveUnknownCode, { kind: directive.kind, unknown: directive.unknown }, where)
           : used.has(directive)
             ? undefined
-            : diagnose(
-                codes.directiveUnused,
-                `This ${MARKER}${directive.kind === 'file' ? '' : `-${directive.kind}`} ${directive.codes.join(', ')} matches no finding.`,
-                where,
-              );
+            : diagnose(codes.directiveUnused, { kind: directive.kind, codes: directive.codes }, where);
       const configured = problem && configure(problem);
       if (configured) kept.push(configured);
     }

@@ -4,7 +4,10 @@
  */
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import type { Position } from '../front-matter.js';
+import { RESERVED_METADATA_PREFIX, RESERVED_NAME_WORDS } from '../names.js';
 import { locateInValue } from './positions.js';
+
+export { RESERVED_METADATA_PREFIX };
 
 /**
  * Front matter fields that hosts define beyond the Agent Skills specification, with the hosts that read them
@@ -19,9 +22,6 @@ export const HOST_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
   ['agent', ['Claude Code']],
   ['hooks', ['Claude Code']],
 ]);
-
-/** SEP-2640: `metadata` keys with this prefix are reserved for MCP extensions. */
-export const RESERVED_METADATA_PREFIX = 'io.modelcontextprotocol/';
 
 export interface HostRulesInput {
   readonly file: string;
@@ -40,56 +40,24 @@ export function lintHostRules({ file, text, frontmatter, keys, bodyLine }: HostR
     for (const key of Object.keys(metadata)) {
       if (!key.startsWith(RESERVED_METADATA_PREFIX)) continue;
       const pos = locateInValue(text, keys, 'metadata', bodyLine, new RegExp(escapeRegExp(key)));
-      out.push(
-        diagnose(
-          codes.reservedMetadata,
-          `\`metadata.${key}\` uses the prefix ${RESERVED_METADATA_PREFIX}, which SEP-2640 reserves for MCP extensions.`,
-          { file, ...pos },
-        ),
-      );
+      out.push(diagnose(codes.reservedMetadata, { key }, { file, ...pos }));
     }
   }
   if (frontmatter['allowed-tools'] !== undefined) {
-    out.push(
-      diagnose(
-        codes.allowedToolsIgnored,
-        '`allowed-tools` is ignored by SEP-2640 hosts when the skill is served over MCP, unless the user grants it.',
-        at('allowed-tools'),
-      ),
-    );
+    out.push(diagnose(codes.allowedToolsIgnored, {}, at('allowed-tools')));
   }
   for (const [key, hosts] of HOST_FIELDS) {
     if (!keys.has(key)) continue;
-    const extra =
-      key === 'hooks'
-        ? ' Over MCP, SEP-2640 hosts must ignore hooks or ask the user before running them.'
-        : ' Other hosts ignore it, and over MCP it has no effect.';
-    out.push(
-      diagnose(codes.hostField, `\`${key}\` is a field of ${hosts.join(' and ')} only.${extra}`, at(key)),
-    );
+    out.push(diagnose(codes.hostField, { key, hosts }, at(key)));
   }
   const name = frontmatter.name;
   if (typeof name === 'string') {
-    const reserved = ['anthropic', 'claude'].find((word) => name.includes(word));
-    if (reserved) {
-      out.push(
-        diagnose(
-          codes.reservedName,
-          `The name "${name}" contains "${reserved}", which the Claude API and claude.ai refuse in skill names.`,
-          at('name'),
-        ),
-      );
-    }
+    const word = RESERVED_NAME_WORDS.find((reserved) => name.includes(reserved));
+    if (word) out.push(diagnose(codes.reservedName, { name, word }, at('name')));
   }
   const description = frontmatter.description;
   if (typeof description === 'string' && description.trim().includes('\n')) {
-    out.push(
-      diagnose(
-        codes.multilineDescription,
-        '`description` holds line breaks; Codex and Claude Code list every skill on one line as "name: description".',
-        at('description'),
-      ),
-    );
+    out.push(diagnose(codes.multilineDescription, {}, at('description')));
   }
   return out;
 }

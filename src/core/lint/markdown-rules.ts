@@ -174,24 +174,11 @@ export function lintLinks(
     const where = { file, line: link.line, column: link.column };
     const kind = classifyLinkPath(link.target);
     if (kind === 'backslash') {
-      out.push(
-        diagnose(
-          codes.backslashLink,
-          `The link "${link.target}" separates its path with backslashes; hosts read them as part of a name.`,
-          where,
-          `Write it as "${link.target.replaceAll('\\', '/')}". ${codes.backslashLink.hint}`,
-        ),
-      );
+      out.push(diagnose(codes.backslashLink, { target: link.target }, where));
       continue;
     }
     if (kind === 'absolute') {
-      out.push(
-        diagnose(
-          codes.absoluteLink,
-          `The link "${link.target}" is an absolute local path; no host can follow it.`,
-          where,
-        ),
-      );
+      out.push(diagnose(codes.absoluteLink, { target: link.target }, where));
       continue;
     }
     const hash = link.target.indexOf('#');
@@ -203,7 +190,7 @@ export function lintLinks(
     out.push(
       diagnose(
         codes.brokenFragment,
-        `The link "${link.target}" names "#${fragment}", which no heading of ${hash === 0 ? 'this file' : `"${link.target.slice(0, hash)}"`} has.`,
+        { target: link.target, fragment, file: link.target.slice(0, hash) },
         where,
       ),
     );
@@ -230,13 +217,7 @@ function hasAnchor(anchors: ReadonlySet<string>, fragment: string): boolean {
 /** CMP503 for a fence `facts` found open at the end of `file`. */
 export function lintFence(file: string, unclosedFence: number | undefined): Diagnostic[] {
   if (unclosedFence === undefined) return [];
-  return [
-    diagnose(
-      codes.unclosedFence,
-      `The code fence opened on line ${unclosedFence} is never closed; everything after it is code.`,
-      { file, line: unclosedFence, column: 1 },
-    ),
-  ];
+  return [diagnose(codes.unclosedFence, { line: unclosedFence }, { file, line: unclosedFence, column: 1 })];
 }
 
 /**
@@ -249,13 +230,7 @@ export function lintLineEndings(file: string, text: string, frontMatterLines: nu
   if (crlf !== -1) {
     let line = 1;
     for (let i = text.indexOf('\n'); i !== -1 && i < crlf; i = text.indexOf('\n', i + 1)) line++;
-    out.push(
-      diagnose(codes.crlf, `The file ends its lines with CRLF (the first on line ${line}).`, {
-        file,
-        line,
-        column: 1,
-      }),
-    );
+    out.push(diagnose(codes.crlf, { line }, { file, line, column: 1 }));
   }
   let start = 0;
   for (let line = 1; line <= frontMatterLines && start <= text.length; line++) {
@@ -265,13 +240,7 @@ export function lintLineEndings(file: string, text: string, frontMatterLines: nu
     let trimmed = content;
     while (trimmed > start && (text[trimmed - 1] === ' ' || text[trimmed - 1] === '\t')) trimmed--;
     if (trimmed < content) {
-      out.push(
-        diagnose(codes.frontMatterWhitespace, `Front matter line ${line} ends in whitespace.`, {
-          file,
-          line,
-          column: trimmed - start + 1,
-        }),
-      );
+      out.push(diagnose(codes.frontMatterWhitespace, { line }, { file, line, column: trimmed - start + 1 }));
     }
     if (newline === -1) break;
     start = newline + 1;

@@ -4,7 +4,7 @@
  * file, whose prose every host is shown.
  */
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { formatJsonPath, SCOPE_FILE } from '../scope.js';
+import { SCOPE_FILE } from '../names.js';
 import { type ServerScope, TOOL_NAMES } from '../scope-schema.js';
 import { lintSecretsInText } from './text-rules.js';
 
@@ -64,23 +64,14 @@ export function lintScope(
         TOOL_NAMES.find((t) => editDistance(t, name) <= 3) ??
         TOOL_NAMES.find((t) => t.split('_')[0] === name.split('_')[0]);
       out.push(
-        diagnose(
-          codes.proseUnknownTool,
-          `The scope file's ${formatPath(path)} names "${name}", which is not a tool companion serves${near ? `; did you mean ${near}?` : '.'}`,
-          { file: SCOPE_FILE, ...positionOf(path) },
-        ),
+        diagnose(codes.proseUnknownTool, { path, name, near }, { file: SCOPE_FILE, ...positionOf(path) }),
       );
     }
   }
   const reached = new Set(scope.topics.flatMap((t) => t.tools));
   for (const tool of offered) {
     if (reached.has(tool)) continue;
-    out.push(
-      diagnose(codes.toolUnreached, `No topic lists the tool ${tool}, which this server serves.`, {
-        file: SCOPE_FILE,
-        ...positionOf(['topics']),
-      }),
-    );
+    out.push(diagnose(codes.toolUnreached, { tool }, { file: SCOPE_FILE, ...positionOf(['topics']) }));
   }
   out.push(...lintSecretsInText(SCOPE_FILE, text));
   return out;
@@ -116,13 +107,9 @@ export function lintRouting(
       for (const { owner, written } of namedTargets(value, field, tool, scheme, scopes)) {
         const state = presence(owner);
         if (state === 'published' || state === 'failed') continue;
-        const what = owner.startsWith('s:') ? `skill "${owner.slice(2)}"` : `document "${owner.slice(2)}"`;
+        const target = { kind: owner.startsWith('s:') ? 'skill' : 'document', id: owner.slice(2) } as const;
         out.push(
-          diagnose(
-            codes.routingUnknownTarget,
-            `${formatJsonPath(path)} names ${what} (${JSON.stringify(written)}), which ${state === 'draft' ? 'is a draft and so not published' : 'does not exist'}.`,
-            where,
-          ),
+          diagnose(codes.routingUnknownTarget, { path, target, written, draft: state === 'draft' }, where),
         );
       }
     }
@@ -157,10 +144,6 @@ function namedTargets(
     }
   }
   return out;
-}
-
-function formatPath(path: readonly (string | number)[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
 /** Levenshtein distance, for "did you mean"; both strings are short tool names. */

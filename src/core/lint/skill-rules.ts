@@ -117,26 +117,14 @@ function buildSkillFindings(
       EXTRANEOUS.test(path) &&
       !(name.toLowerCase().startsWith('license') && license.includes(name.toLowerCase()))
     ) {
-      out.push(
-        diagnose(
-          codes.extraneousFile,
-          `"${path}" is a repository file; served in the skill, hosts may load it as skill content.`,
-          where,
-        ),
-      );
+      out.push(diagnose(codes.extraneousFile, { path }, where));
     }
     const size = file.bytes.byteLength;
     if (size > rules.maxFileBytes) {
-      out.push(
-        diagnose(
-          codes.largeFile,
-          `"${path}" is ${size} bytes; the budget for one file is ${rules.maxFileBytes}.`,
-          where,
-        ),
-      );
+      out.push(diagnose(codes.largeFile, { path, size, budget: rules.maxFileBytes }, where));
     }
     const binary = describeBinary(path, file.bytes);
-    if (binary) out.push(diagnose(codes.binaryFile, `"${path}" ${binary}.`, where));
+    if (binary) out.push(diagnose(codes.binaryFile, { path, kind: binary }, where));
     // Whatever its name, a file whose bytes are text is served as those bytes: a key in a .pem leaks as well.
     out.push(...lintSecrets(file.path, file.bytes));
     if (binary || (!path.endsWith('.md') && !isTextual(buildMimeType(path)))) continue;
@@ -152,13 +140,7 @@ function buildSkillFindings(
     if (path.startsWith('references/')) {
       const tokens = tokensOverBudget(decodeUtf8(file.bytes) ?? '', rules.maxReferenceTokens);
       if (tokens !== undefined) {
-        out.push(
-          diagnose(
-            codes.referenceTokens,
-            `"${path}" is about ${tokens} tokens (estimated); the budget for a reference is ${rules.maxReferenceTokens}.`,
-            where,
-          ),
-        );
+        out.push(diagnose(codes.referenceTokens, { path, tokens, budget: rules.maxReferenceTokens }, where));
       }
     }
   }
@@ -177,34 +159,23 @@ function lintBodyBudget(skill: ParsedSkill, file: string, bodyLine: number, rule
     out.push(
       diagnose(
         codes.bodyLines,
-        `The body of SKILL.md is ${count} lines; the budget is ${rules.maxBodyLines}.`,
-        {
-          file,
-          line: bodyLine + rules.maxBodyLines,
-        },
+        { lines: count, budget: rules.maxBodyLines },
+        { file, line: bodyLine + rules.maxBodyLines },
       ),
     );
   }
   const tokens = tokensOverBudget(skill.bodyText, rules.maxBodyTokens);
   if (tokens !== undefined) {
-    out.push(
-      diagnose(
-        codes.bodyTokens,
-        `The body of SKILL.md is about ${tokens} tokens (estimated); the budget is ${rules.maxBodyTokens}.`,
-        { file, line: bodyLine },
-      ),
-    );
+    out.push(diagnose(codes.bodyTokens, { tokens, budget: rules.maxBodyTokens }, { file, line: bodyLine }));
   }
   if (lines.every((l) => l.text.trim() === '' || (!l.fenced && /^#\s/.test(l.text)))) {
-    out.push(
-      diagnose(codes.skillBodyEmpty, 'SKILL.md has a title but no instructions.', { file, line: bodyLine }),
-    );
+    out.push(diagnose(codes.skillBodyEmpty, {}, { file, line: bodyLine }));
   }
   return out;
 }
 
 /** Why a file of a skill is binary where text is expected, if it is. */
-function describeBinary(path: string, bytes: Uint8Array): string | undefined {
+function describeBinary(path: string, bytes: Uint8Array): 'compiled' | 'not-utf8' | 'nul' | undefined {
   const magic = (...b: number[]) => b.every((x, i) => bytes[i] === x);
   if (
     COMPILED.test(path) ||
@@ -214,12 +185,11 @@ function describeBinary(path: string, bytes: Uint8Array): string | undefined {
     magic(0xce, 0xfa, 0xed, 0xfe) ||
     magic(0xca, 0xfe, 0xba, 0xbe) // Mach-O universal, Java class
   ) {
-    return 'is a compiled binary; a model cannot read it, and hosts must not run skill content unasked';
+    return 'compiled';
   }
   if (path.endsWith('.md') || !isTextual(buildMimeType(path))) return undefined;
-  if (decodeUtf8(bytes) === undefined)
-    return 'has a text file name but is not UTF-8, so it is served as an opaque blob';
-  if (bytes.includes(0)) return 'has a text file name but holds NUL bytes';
+  if (decodeUtf8(bytes) === undefined) return 'not-utf8';
+  if (bytes.includes(0)) return 'nul';
   return undefined;
 }
 
@@ -260,7 +230,7 @@ function lintDisclosure(
       out.push(
         diagnose(
           codes.nestedReference,
-          `"${from}" links to "${path}", which SKILL.md does not link: models often read only part of a file two links deep.`,
+          { from, path },
           { file: `${dir}${from}`, line: link.line, column: link.column },
         ),
       );
@@ -272,11 +242,7 @@ function lintDisclosure(
   for (const { path, file } of skill.files) {
     if (!DISCLOSURE_DIRS.some((d) => path.startsWith(d)) || reached.has(path)) continue;
     if (texts.some((t) => t.includes(path))) continue;
-    out.push(
-      diagnose(codes.orphanFile, `"${path}" is linked from no file of the skill and named in none.`, {
-        file: file.path,
-      }),
-    );
+    out.push(diagnose(codes.orphanFile, { path }, { file: file.path }));
   }
   return out;
 }
@@ -293,14 +259,5 @@ function lintRequiredLinks(
   const linked = new Set(links.map((l) => resolveLink(SKILL_BODY, l.target)));
   return rules.requireLinks
     .filter((path) => !linked.has(path.replace(/^\.\//, '')))
-    .map((path) =>
-      diagnose(
-        codes.requiredLink,
-        `SKILL.md of "${skill.id}" does not link "${path}", which every skill must.`,
-        {
-          file,
-          line: bodyLine,
-        },
-      ),
-    );
+    .map((path) => diagnose(codes.requiredLink, { skill: skill.id, path }, { file, line: bodyLine }));
 }

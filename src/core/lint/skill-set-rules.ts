@@ -35,11 +35,8 @@ export function lintSkillSet(published: readonly ParsedSkill[]): Diagnostic[] {
     out.push(
       diagnose(
         codes.descriptionDuplicate,
-        `Skill "${skill.id}" has the same description as skill "${earlier}".`,
-        {
-          file: `${SKILLS_DIR}${skill.id}/${SKILL_BODY}`,
-          ...(skill.keys.get('description') ?? { line: 1 }),
-        },
+        { id: skill.id, earlier },
+        { file: `${SKILLS_DIR}${skill.id}/${SKILL_BODY}`, ...(skill.keys.get('description') ?? { line: 1 }) },
       ),
     );
   }

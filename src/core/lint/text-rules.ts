@@ -21,10 +21,6 @@ export function lintSecrets(file: string, bytes: Uint8Array): readonly Diagnosti
 /** CMP600 for every credential in `text`. */
 export function lintSecretsInText(file: string, text: string): Diagnostic[] {
   return findSecrets(text).map((s) =>
-    diagnose(codes.secret, `This looks like ${s.kind}: ${s.masked}.`, {
-      file,
-      line: s.line,
-      column: s.column,
-    }),
+    diagnose(codes.secret, { kind: s.kind, masked: s.masked }, { file, line: s.line, column: s.column }),
   );
 }
