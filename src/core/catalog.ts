@@ -4,13 +4,7 @@
  * the same catalog, byte for byte, and every adapter (MCP, UI, check) reads the same answer.
  */
 import { buildDigest, buildMimeType, decodeUtf8, encodeUtf8, formatTime, isTextual } from './content.js';
-import {
-  buildInstructions,
-  buildOfferedCoverage,
-  buildOfferedTools,
-  fitInstructions,
-  INSTRUCTIONS_BUDGET,
-} from './coverage.js';
+import { buildInstructions, buildOfferedCoverage, buildOfferedTools, fitInstructions } from './coverage.js';
 import { codes, compare, type Diagnostic, diagnose, sortDiagnostics } from './diagnostics.js';
 import { checkDocumentFields, type FieldDeclarations } from './document-fields.js';
 import {
@@ -20,6 +14,7 @@ import {
   type ParsedDocument,
   readDocument,
 } from './documents.js';
+import { DEFAULT_DESCRIPTION_BUDGET, INSTRUCTIONS_BUDGET } from './limits.js';
 import { resolveLink } from './links.js';
 import {
   applyCheckConfig,
@@ -39,6 +34,7 @@ import {
   resolveCheckConfig,
 } from './lint/index.js';
 import { findLinks, findSchemeUris, type MarkdownLine } from './markdown.js';
+import { KNOWLEDGE_DIR } from './names.js';
 import { PersistentMap, type PersistentMapEditor } from './persistent-map.js';
 import { createPromptBuilder } from './prompt-catalog.js';
 import { buildPromptName, PROMPTS_DIR } from './prompts.js';
@@ -92,9 +88,7 @@ export const PRIORITY = {
   skillFileTemplate: 0.2,
 } as const;
 
-export const DEFAULT_DESCRIPTION_BUDGET = 3970;
-
-export { resolveLink };
+export { DEFAULT_DESCRIPTION_BUDGET, resolveLink };
 
 /** The sentence in front of every skill's description: a skill is followed, not read (the scope file's
  * `skills.sentence` replaces it). */
@@ -150,7 +144,6 @@ const DEFAULT_SERVER: ServerIdentity = {
   version: '0.0.0',
   scheme: DEFAULT_SCHEME,
 };
-const KNOWLEDGE_DIR = 'knowledge/';
 const KNOWN_KNOWLEDGE_FILES = new Set([SCOPE_FILE, `${KNOWLEDGE_DIR}${SCOPE_SCHEMA_FILE}`]);
 
 /**

@@ -3,12 +3,12 @@
  * excluded tools took away what only they answered. Excluding a tool takes away a call, not a document: the
  * resource list is not touched here.
  */
+import { INSTRUCTIONS_BUDGET } from './limits.js';
 import type { ServerScope, ToolName } from './scope-schema.js';
 import { TOOL_NAMES } from './scope-schema.js';
 import type { Coverage, RoutingEntry } from './types.js';
 
-/** What hosts keep of `instructions`; one client measured cuts silently beyond this. */
-export const INSTRUCTIONS_BUDGET = 2048;
+export { INSTRUCTIONS_BUDGET };
 
 /** The tools offered once `excluded` are taken away, in their declared order. */
 export function buildOfferedTools(excluded: readonly string[]): ToolName[] {

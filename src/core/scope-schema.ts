@@ -4,6 +4,7 @@
  * an editor checks exactly what `companion check` checks.
  */
 import * as z from 'zod';
+import { DEFAULT_DESCRIPTION_BUDGET, INSTRUCTIONS_BUDGET } from './limits.js';
 import { DEFAULT_SCHEME, TOOL_NAMES } from './names.js';
 import {
   DocumentsSectionSchema,
@@ -54,7 +55,9 @@ const InstructionsSchema = z
     // biome-ignore lint/suspicious/noThenProperty: an author-facing JSON key holding a string; only a callable `then` makes a thenable.
     then: z.string().optional().describe('A closing paragraph.'),
   })
-  .describe('Assembled into the instructions a host shows the model; at most 2048 characters in all.');
+  .describe(
+    `Assembled into the instructions a host shows the model; at most ${INSTRUCTIONS_BUDGET} characters in all.`,
+  );
 
 const ScopeSchema = z.strictObject({
   id: slug.describe('The scope id; a document filed under knowledge/documents/<id>/ belongs to it.'),
@@ -177,7 +180,7 @@ export const ServerScopeSchema = z
       .min(1)
       .optional()
       .describe(
-        'Characters a host keeps for all published skill names and descriptions together (each counts name + description + 4). Default 3970, what Claude Code keeps; raise it only for hosts that load skills on demand.',
+        `Characters a host keeps for all published skill names and descriptions together (each counts name + description + 4). Default ${DEFAULT_DESCRIPTION_BUDGET}, what Claude Code keeps; raise it only for hosts that load skills on demand.`,
       ),
     check: CheckSchema.optional(),
     documents: DocumentsSectionSchema.optional(),

@@ -14,6 +14,7 @@
  * matched and lists the topics, so the caller can rephrase.
  */
 import { routingCalls } from './coverage.js';
+import { TOOLS } from './names.js';
 import { extractTerms, splitWords, termMatchesWord, weighTerms } from './search.js';
 import type { Catalog, RoutingEntry } from './types.js';
 
@@ -166,10 +167,10 @@ export function buildTaskGuide(
   for (const { item: line, score } of routing) {
     for (const call of routingCalls(line)) {
       const target = call.with ?? '';
-      if (call.tool === 'skill_load') {
+      if (call.tool === TOOLS.load) {
         for (const skill of input.skills)
           if (mentions(target, skill.id)) raise(skillScores, skill.id, 2 + score);
-      } else if (call.tool === 'document_lookup') {
+      } else if (call.tool === TOOLS.lookup) {
         for (const document of input.documents) {
           if (mentions(target, document.id)) raise(documentScores, document.id, 2 + score);
         }
@@ -186,11 +187,11 @@ export function buildTaskGuide(
     .slice(0, maxSkills)
     .map((skill) => {
       const base = { id: skill.id, uri: skill.uri, description: skill.description };
-      return offers('skill_load')
+      return offers(TOOLS.load)
         ? {
             ...base,
             load: {
-              tool: 'skill_load',
+              tool: TOOLS.load,
               arguments: { name: skill.id },
               why: `Load the ${skill.id} workflow and follow it.`,
             },
@@ -206,11 +207,11 @@ export function buildTaskGuide(
         uri: document.uri,
         description: document.description,
       };
-      return offers('document_lookup')
+      return offers(TOOLS.lookup)
         ? {
             ...base,
             lookup: {
-              tool: 'document_lookup',
+              tool: TOOLS.lookup,
               arguments: { documentId: document.id },
               why: `Read "${document.title}" whole.`,
             },
@@ -227,9 +228,9 @@ export function buildTaskGuide(
   const nextTools: GuideCall[] = [];
   if (skills[0]?.load) nextTools.push(skills[0].load);
   if (documents[0]?.lookup) nextTools.push(documents[0].lookup);
-  if (offers('document_lookup') && terms.length > 0 && nextTools.length < 2) {
+  if (offers(TOOLS.lookup) && terms.length > 0 && nextTools.length < 2) {
     nextTools.push({
-      tool: 'document_lookup',
+      tool: TOOLS.lookup,
       arguments: { query: task },
       why: matched
         ? 'Search the documents for the sections that answer the task.'

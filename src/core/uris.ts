@@ -3,6 +3,7 @@
  * the catalog validated, and a read looks the raw URI up in the catalog, so nothing a client writes is ever
  * resolved against the disk.
  */
+import { SKILL_BODY } from './names.js';
 
 /** The index: purpose, coverage, routing and every document and skill with its URI. */
 export function buildIndexUri(scheme: string): string {
@@ -16,7 +17,7 @@ export function buildDocumentUri(scheme: string, id: string): string {
 
 /** A published skill's body. Keeping `SKILL.md` in the URI makes the body's relative links resolve. */
 export function buildSkillUri(scheme: string, skillId: string): string {
-  return buildSkillFileUri(scheme, skillId, 'SKILL.md');
+  return buildSkillFileUri(scheme, skillId, SKILL_BODY);
 }
 
 /** Any file of a skill, `path` relative to the skill directory (`references/base.md`). */

@@ -4,7 +4,7 @@
  * file, whose prose every host is shown.
  */
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { SCOPE_FILE } from '../names.js';
+import { SCOPE_FILE, TOOLS } from '../names.js';
 import { type ServerScope, TOOL_NAMES } from '../scope-schema.js';
 import { lintSecretsInText } from './text-rules.js';
 
@@ -127,7 +127,7 @@ function namedTargets(
 ): { owner: string; written: string }[] {
   const out: { owner: string; written: string }[] = [];
   const trimmed = value.trim();
-  if (field === 'with' && tool === 'skill_load' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(trimmed)) {
+  if (field === 'with' && tool === TOOLS.load && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(trimmed)) {
     out.push({ owner: `s:${trimmed}`, written: trimmed });
     return out;
   }
