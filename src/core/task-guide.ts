@@ -15,7 +15,7 @@
  */
 import { routingCalls } from './coverage.js';
 import { TOOLS } from './names.js';
-import { extractTerms, splitWords, termMatchesWord, weighTerms } from './search.js';
+import { extractTerms, splitWords, termMatchesWord, weighTerms } from './search/terms.js';
 import type { Catalog, RoutingEntry } from './types.js';
 
 /** The parts of a catalog the guide reads. */
@@ -84,6 +84,31 @@ export function buildTaskGuide(
   task: string,
   options: TaskGuideOptions = {},
 ): TaskGuide {
+  return guide(input, task, options, splitEntries);
+}
+
+/** `buildTaskGuide`, answered by one that keeps each entry list's words (see `createTaskGuide`). */
+export type TaskGuideBuilder = (input: TaskGuideInput, task: string, options?: TaskGuideOptions) => TaskGuide;
+
+/**
+ * A task guide that splits the words of each skill and document list once, not once per task: a catalog's lists
+ * are immutable for one generation, so they key what it keeps, and it forgets a list with the list. What it
+ * answers is `buildTaskGuide`'s. Owned by whoever answers `task_guide` (the MCP door).
+ */
+export function createTaskGuide(): TaskGuideBuilder {
+  const kept = new WeakMap<readonly object[], EntryWords>();
+  const wordsOf: WordsOf = (items, texts) => {
+    let words = kept.get(items);
+    if (!words) {
+      words = splitEntries(items, texts);
+      kept.set(items, words);
+    }
+    return words;
+  };
+  return (input, task, options = {}) => guide(input, task, options, wordsOf);
+}
+
+function guide(input: TaskGuideInput, task: string, options: TaskGuideOptions, wordsOf: WordsOf): TaskGuide {
   const maxSkills = options.maxSkills ?? 3;
   const maxDocuments = options.maxDocuments ?? 5;
   const minCoverage = options.minCoverage ?? 0.34;
@@ -93,11 +118,11 @@ export function buildTaskGuide(
 
   const routingWords = coverage.routing.map((line) => splitWords(line.when));
   const topicWords = coverage.topics.map((topic) => splitWords(`${topic.title} ${topic.depth ?? ''}`));
-  const { names: skillNames, words: skillWords } = indexEntries(input.skills, (skill) => [
+  const { names: skillNames, words: skillWords } = wordsOf(input.skills, (skill) => [
     `${skill.id} ${skill.title}`,
     skill.description,
   ]);
-  const { names: documentNames, words: documentWords } = indexEntries(input.documents, (document) => [
+  const { names: documentNames, words: documentWords } = wordsOf(input.documents, (document) => [
     `${document.id} ${document.title}`,
     `${document.description} ${document.whenToUse ?? ''}`,
   ]);
@@ -263,22 +288,14 @@ interface EntryWords {
   readonly words: readonly (readonly string[])[];
 }
 
-// A catalog's skill and document lists are immutable for one generation: split their words once per list.
-const entryIndex = new WeakMap<readonly object[], EntryWords>();
+/** The words of each entry of `items`: `texts` gives its id and title, then the rest of what is matched. */
+type WordsOf = <T extends object>(items: readonly T[], texts: (item: T) => [string, string]) => EntryWords;
 
-function indexEntries<T extends object>(
-  items: readonly T[],
-  texts: (item: T) => [string, string],
-): EntryWords {
-  let index = entryIndex.get(items);
-  if (!index) {
-    const names = items.map((item) => splitWords(texts(item)[0]));
-    const words = items.map((item, position) => [...names[position]!, ...splitWords(texts(item)[1])]);
-    index = { names, words };
-    entryIndex.set(items, index);
-  }
-  return index;
-}
+const splitEntries: WordsOf = (items, texts) => {
+  const names = items.map((item) => splitWords(texts(item)[0]));
+  const words = items.map((item, position) => [...names[position]!, ...splitWords(texts(item)[1])]);
+  return { names, words };
+};
 
 /** True when `text` names `id` as a whole token (`write-a-skill`, `documentId any/hosts/codex`). */
 function mentions(text: string, id: string): boolean {

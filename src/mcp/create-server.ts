@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { renderPrompt } from '../core/prompt-render.js';
+import { type CatalogQueries, createCatalogQueries } from '../core/queries.js';
 import type { Catalog, CatalogSource, Generation } from '../core/types.js';
 import { completeArgument } from './completion.js';
 import { decodeCursor, paginate } from './cursor.js';
@@ -108,6 +109,11 @@ export interface CreateServerOptions {
   readonly pageSize?: number;
   /** One line per problem, to stderr. Never stdout: on stdio that is the protocol stream. */
   readonly log?: (line: string) => void;
+  /**
+   * What the tools keep between calls (the search indexes), shared by every server of one door so that a
+   * stateless request reuses them. Absent: this server keeps its own.
+   */
+  readonly queries?: CatalogQueries;
 }
 
 /** Accepts any params, so malformed ones reach the handler and become -32602 there. */
@@ -153,6 +159,7 @@ function asArguments(value: unknown): Readonly<Record<string, unknown>> | undefi
 /** Creates a server for one serving unit (a connection, a legacy session, a modern request). */
 export function createCompanionServer(source: CatalogSource, options: CreateServerOptions): Server {
   const { host, era } = options;
+  const queries = options.queries ?? createCatalogQueries();
   const resourcesPageSize = options.pageSize ?? DEFAULT_RESOURCES_PAGE_SIZE;
   const skillsPageSize = options.pageSize ?? DEFAULT_SKILLS_PAGE_SIZE;
   const log = options.log ?? (() => {});
@@ -306,7 +313,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
 
   handle('tools/list', (_params, { catalog }) => ({ tools: listTools(catalog) }));
 
-  handle('tools/call', (params, { catalog }) => callTool(catalog, params.name, params.arguments));
+  handle('tools/call', (params, { catalog }) => callTool(catalog, params.name, params.arguments, queries));
 
   handle(SKILLS_LIST_METHOD, (params, { catalog }) => {
     const page = listSkillsPage(catalog, params, skillsPageSize, cache);

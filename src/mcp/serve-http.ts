@@ -28,6 +28,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { createCatalogQueries } from '../core/queries.js';
 import type { CatalogChange, CatalogSource } from '../core/types.js';
 import {
   createCompanionServer,
@@ -165,7 +166,13 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     legacy.lastActivity = Date.now();
     legacy.session.recordActivity();
   };
-  const serverOptions = { cacheTtlMs: options.cacheTtlMs, pageSize: options.pageSize, log };
+  // What the tools keep between calls belongs to the door: a modern request gets a server of its own each time.
+  const serverOptions = {
+    cacheTtlMs: options.cacheTtlMs,
+    pageSize: options.pageSize,
+    log,
+    queries: createCatalogQueries(),
+  };
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
   let startingSessions = 0;

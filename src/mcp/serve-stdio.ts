@@ -21,6 +21,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
+import { createCatalogQueries } from '../core/queries.js';
 import type { CatalogSource } from '../core/types.js';
 import { createCompanionServer } from './create-server.js';
 import { exceedsJsonDepth, MAX_LISTEN_STREAMS_PER_CONNECTION, requestIdOf, tooDeepError } from './limits.js';
@@ -65,6 +66,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
     transport: 'stdio',
   });
   const wire = new CompanionStdioWire(source, session, stdin, stdout, log);
+  const queries = createCatalogQueries();
   const handle = serveSdkStdio(
     ({ era }) => {
       const server = createCompanionServer(source, {
@@ -73,6 +75,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
         cacheTtlMs: options.cacheTtlMs,
         pageSize: options.pageSize,
         log,
+        queries,
       });
       attachNotifier(server, source, session, era, log);
       return server;

@@ -9,9 +9,9 @@
  */
 import * as z from 'zod';
 import { formatRoutingCalls } from '../core/coverage.js';
+import type { CatalogQueries } from '../core/queries.js';
 import type { ToolName } from '../core/scope-schema.js';
-import { searchDocuments } from '../core/search.js';
-import { buildTaskGuide, type TaskGuide } from '../core/task-guide.js';
+import type { TaskGuide } from '../core/task-guide.js';
 import type { Catalog, DocumentEntry } from '../core/types.js';
 import { invalidParams } from './errors.js';
 
@@ -228,15 +228,20 @@ function parseArguments<T extends z.ZodType>(tool: string, schema: T, args: unkn
  * Answers `tools/call`. An unknown tool, or one this catalog does not offer, is -32602 (the model cannot call it
  * anyway, and no answer should suggest it exists).
  */
-export function callTool(catalog: Catalog, name: unknown, args: unknown): ToolResult {
+export function callTool(
+  catalog: Catalog,
+  name: unknown,
+  args: unknown,
+  queries: CatalogQueries,
+): ToolResult {
   if (typeof name !== 'string' || !catalog.tools.includes(name)) {
     throw invalidParams(`Unknown tool: ${String(name)}`, { tool: name });
   }
   switch (name as ToolName) {
     case 'document_lookup':
-      return lookUpDocuments(catalog, parseArguments(name, DocumentLookupInput, args));
+      return lookUpDocuments(catalog, parseArguments(name, DocumentLookupInput, args), queries);
     case 'task_guide':
-      return guideTask(catalog, parseArguments(name, TaskGuideInput, args).task);
+      return guideTask(catalog, parseArguments(name, TaskGuideInput, args).task, queries);
     case 'skill_load':
       return loadSkill(catalog, parseArguments(name, SkillLoadInput, args).name);
     default:
@@ -249,7 +254,11 @@ function listDocumentIds(documents: readonly DocumentEntry[]): string {
   return `The documents are:\n${documents.map((document) => `- ${document.id} — ${document.title}`).join('\n')}`;
 }
 
-function lookUpDocuments(catalog: Catalog, args: z.output<typeof DocumentLookupInput>): ToolResult {
+function lookUpDocuments(
+  catalog: Catalog,
+  args: z.output<typeof DocumentLookupInput>,
+  queries: CatalogQueries,
+): ToolResult {
   const { query, documentId } = args;
   if ((query === undefined) === (documentId === undefined)) {
     throw invalidParams('Invalid arguments for document_lookup: give exactly one of query and documentId', {
@@ -285,7 +294,7 @@ function lookUpDocuments(catalog: Catalog, args: z.output<typeof DocumentLookupI
     });
   }
 
-  const result = searchDocuments(catalog.documents, query!);
+  const result = queries.searchDocuments(catalog.documents, query!);
   if (result.matches.length === 0) {
     const why =
       result.terms.length === 0
@@ -369,8 +378,8 @@ function describeGuide(guide: TaskGuide): string {
   return lines.join('\n');
 }
 
-function guideTask(catalog: Catalog, task: string): ToolResult {
-  const guide = buildTaskGuide(catalog, task);
+function guideTask(catalog: Catalog, task: string, queries: CatalogQueries): ToolResult {
+  const guide = queries.buildTaskGuide(catalog, task);
   return answer(describeGuide(guide), guide);
 }
 

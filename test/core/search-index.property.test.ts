@@ -1,15 +1,16 @@
 /**
- * searchDocuments patches its index when the document list changes by a few entries (a catalog rebuild keeps
- * every unchanged entry object). Whatever the sequence of edits, a patched index must answer exactly as an
- * index built from scratch over the same list.
+ * A document search (`createDocumentSearch`) patches its index when the document list changes by a few entries
+ * (a catalog rebuild keeps every unchanged entry object). Whatever the sequence of edits, a patched index must
+ * answer exactly as `searchDocuments`, which builds an index from scratch for each call.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  createDocumentSearch,
+  type DocumentSearch,
   type SearchableDocument,
   type SearchOptions,
   searchDocuments,
-  searchInternals,
 } from '../../src/core/search.js';
 
 // Small, so queries hit often: prefix families (`render…`, `rename…`), short words matched whole (`cli`, `go`),
@@ -105,25 +106,24 @@ function queriesFor(documents: readonly SearchableDocument[]): string[] {
 
 let patched = 0;
 
-function assertSameAsFresh(documents: readonly SearchableDocument[], queries: readonly string[]): void {
+function assertSameAsFresh(
+  search: DocumentSearch,
+  documents: readonly SearchableDocument[],
+  queries: readonly string[],
+): void {
   for (const query of queries) {
     for (const options of OPTIONS) {
-      const answer = searchDocuments(documents, query, options);
+      const answer = search.search(documents, query, options);
       expect(answer, `query ${JSON.stringify(query)} ${JSON.stringify(options)}`).toEqual(
-        searchInternals.searchFresh(documents, query, options),
+        searchDocuments(documents, query, options),
       );
     }
   }
-  const stats = searchInternals.stats();
+  const stats = search.stats();
   if (stats && stats.dead > 0) patched++;
 }
 
-afterEach(() => {
-  searchInternals.setRebuildRatio(0.25);
-  searchInternals.reset();
-});
-
-describe('searchDocuments over a changing document list', () => {
+describe('a document search over a changing document list', () => {
   it('answers after any sequence of edits exactly as a fresh build does', () => {
     patched = 0;
     fc.assert(
@@ -132,12 +132,11 @@ describe('searchDocuments over a changing document list', () => {
         fc.array(edit, { minLength: 1, maxLength: 12 }),
         fc.constantFrom(0.25, 1, Number.POSITIVE_INFINITY),
         (initial, edits, ratio) => {
-          searchInternals.reset();
-          searchInternals.setRebuildRatio(ratio);
+          const search = createDocumentSearch({ rebuildRatio: ratio });
           let next = 0;
           let documents: SearchableDocument[] = initial.map((c) => makeDocument(`doc-${next++}`, c));
           let previous = documents;
-          assertSameAsFresh(documents, FIXED_QUERIES);
+          assertSameAsFresh(search, documents, FIXED_QUERIES);
           for (const step of edits) {
             const touched: SearchableDocument[] = [];
             const array = [...documents];
@@ -172,12 +171,12 @@ describe('searchDocuments over a changing document list', () => {
               case 'copy':
                 break;
               case 'searchPrevious':
-                assertSameAsFresh(previous, FIXED_QUERIES);
+                assertSameAsFresh(search, previous, FIXED_QUERIES);
                 continue;
             }
             previous = documents;
             documents = array;
-            assertSameAsFresh(documents, [...FIXED_QUERIES, ...queriesFor(touched)]);
+            assertSameAsFresh(search, documents, [...FIXED_QUERIES, ...queriesFor(touched)]);
           }
         },
       ),
@@ -197,8 +196,9 @@ describe('searchDocuments over a changing document list', () => {
         ],
       }),
     );
-    searchDocuments(documents, 'render');
-    expect(searchInternals.stats()).toMatchObject({ live: 400, dead: 0 });
+    const search = createDocumentSearch();
+    search.search(documents, 'render');
+    expect(search.stats()).toMatchObject({ live: 400, dead: 0 });
 
     const edited = [...documents];
     edited[7] = makeDocument('doc-7', {
@@ -206,19 +206,17 @@ describe('searchDocuments over a changing document list', () => {
       sections: [{ heading: 'fresh', body: 'unique7x zeta' }],
     });
     for (const query of ['unique7x', 'guide', 'brand fresh', 'render', 'unique8x', 'go']) {
-      expect(searchDocuments(edited, query)).toEqual(searchInternals.searchFresh(edited, query));
+      expect(search.search(edited, query)).toEqual(searchDocuments(edited, query));
     }
-    expect(searchInternals.stats()).toMatchObject({ live: 399, dead: 2 });
+    expect(search.stats()).toMatchObject({ live: 399, dead: 2 });
 
     // A word only the removed version held is gone, exactly as if never indexed.
     const removed = edited.filter((_, index) => index !== 9);
-    expect(searchDocuments(removed, 'unique9x')).toEqual(searchInternals.searchFresh(removed, 'unique9x'));
-    expect(searchDocuments(removed, 'unique9x').matches).toEqual([]);
-    expect(searchInternals.stats()).toMatchObject({ live: 397, dead: 4 });
+    expect(search.search(removed, 'unique9x')).toEqual(searchDocuments(removed, 'unique9x'));
+    expect(search.search(removed, 'unique9x').matches).toEqual([]);
+    expect(search.stats()).toMatchObject({ live: 397, dead: 4 });
 
     // The first list is still answered correctly after its index moved on.
-    expect(searchDocuments(documents, 'unique7x zeta')).toEqual(
-      searchInternals.searchFresh(documents, 'unique7x zeta'),
-    );
+    expect(search.search(documents, 'unique7x zeta')).toEqual(searchDocuments(documents, 'unique7x zeta'));
   });
 });

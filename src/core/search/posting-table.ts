@@ -1,0 +1,232 @@
+/**
+ * The storage of the search index: which sections hold each word, in a few flat typed arrays, and a reusable
+ * set for collecting the distinct words of one section. Both belong to one index (`section-index.ts`), which
+ * creates them and drops them with itself.
+ */
+
+/** The `values` slot that says the value is in `wide`. */
+const WIDE = 0xffff;
+/** Sizes, in Int32 slots, of the first and the largest chunk of `pending`. */
+const FIRST_CHUNK = 3 * 256;
+const LARGEST_CHUNK = 3 * 65536;
+
+/** `array` with room for at least `size` elements (doubling), its contents kept. */
+export function ensure(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  let capacity = Math.max(array.length, 16);
+  while (capacity < size) capacity *= 2;
+  const grown = new Int32Array(capacity);
+  grown.set(array);
+  return grown;
+}
+
+/**
+ * Scratch for collecting the distinct words of one section (or title) without a `Map`, indexed by word id (of
+ * whichever table is collecting: a set is used up before the next `begin`): `stamp` says whether the word is in
+ * the current set, `count` and `flag` are what the set holds for it. Read `count` and `flag` after `touch`,
+ * which may replace them with larger arrays.
+ */
+export class WordSet {
+  stamp = new Int32Array(0);
+  count = new Int32Array(0);
+  flag = new Int32Array(0);
+  private now = 0;
+  private readonly touched: number[] = [];
+
+  /** Starts a new set of distinct words (`touch`); answers its ids, valid until the next `begin`. */
+  begin(): number[] {
+    this.now++;
+    this.touched.length = 0;
+    return this.touched;
+  }
+
+  /** Adds the word `id` to the current set, once; answers its id. */
+  touch(id: number): number {
+    if (id >= this.stamp.length) {
+      this.stamp = ensure(this.stamp, id + 1);
+      this.count = ensure(this.count, id + 1);
+      this.flag = ensure(this.flag, id + 1);
+    }
+    if (this.stamp[id] !== this.now) {
+      this.stamp[id] = this.now;
+      this.count[id] = 0;
+      this.flag[id] = 0;
+      this.touched.push(id);
+    }
+    return id;
+  }
+}
+
+/**
+ * Where each word occurs, compactly: words are interned to integer ids once, and each word's postings are
+ * (section, value) pairs in section order, where the value packs the section's body occurrences with a heading
+ * flag (`count * 2 + inHeading`; 0 for title postings), in two bytes unless it is large (see `wide`). A full
+ * build collects every pair in unit order (in chunks, `pending`) and then lays them out word by word (a
+ * counting sort) in flat typed arrays, `start[id]…start[id + 1]`; a patch appends the pairs of the sections it
+ * adds to a per-word linked list after them (`head`/`next`), so a word's postings stay in section order. No
+ * per-word or per-pair object: a few typed arrays, the word `Map`, and the words themselves.
+ *
+ * Slots of dead sections stay until the next full build; `live` counts the others, and a word whose last live
+ * section dies leaves the index (and its vocabulary) at once, so it answers exactly like an absent word: a word
+ * is in the index while its `live` count is above zero.
+ */
+export class PostingTable {
+  /** Word → id; ids are never reused or dropped until the next full build. */
+  readonly ids = new Map<string, number>();
+  readonly words: string[] = [];
+  /** Per word id: live sections holding it. */
+  live = new Int32Array(0);
+
+  /** True until `finish`: pairs go to `pending`, in unit order. */
+  private building = true;
+  /** (word id, unit, value) triples in chunks of doubling size: growing copies nothing. */
+  private pending: Int32Array[] = [];
+  /** Slots of `pending`'s last chunk in use. */
+  private pendingFill = 0;
+  /** Pairs in `pending`. */
+  private pendingLength = 0;
+
+  /** The laid-out postings of the words that had an id at `finish`. */
+  private baseWords = 0;
+  private start = new Int32Array(1);
+  private units = new Int32Array(0);
+  /** Values of 0xffff and above read `WIDE` here and sit in `wide`, by position: two bytes a pair, not four. */
+  private values = new Uint16Array(0);
+  private wide: Map<number, number> | undefined;
+
+  /**
+   * Pairs added since `finish`: per word id, a list through `next`. Links are positions plus one, so 0 (and a
+   * word past the end of `head`) means none.
+   */
+  private head = new Int32Array(0);
+  private tail = new Int32Array(0);
+  private extraUnits = new Int32Array(0);
+  private extraValues = new Int32Array(0);
+  private next = new Int32Array(0);
+  private extraLength = 0;
+
+  /** The id of `word`, given one if it has none. */
+  intern(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.ids.set(word, id);
+      this.words.push(word);
+      if (id >= this.live.length) this.live = ensure(this.live, id + 1);
+    }
+    return id;
+  }
+
+  /** True when `word` is in the index (some live section holds it). */
+  has(word: string): boolean {
+    const id = this.ids.get(word);
+    return id !== undefined && this.live[id]! > 0;
+  }
+
+  /** The words in the index, sorted. */
+  vocabulary(): string[] {
+    const words: string[] = [];
+    for (let id = 0; id < this.words.length; id++) if (this.live[id]! > 0) words.push(this.words[id]!);
+    return words.sort();
+  }
+
+  /** Records that section `unit` holds word `id`, with `value`; answers whether the word entered the index. */
+  add(id: number, unit: number, value: number): boolean {
+    if (this.building) {
+      this.pendingLength++;
+      let chunk = this.pending[this.pending.length - 1];
+      if (chunk === undefined || this.pendingFill === chunk.length) {
+        // Doubling chunks: a small index allocates little, a large one copies nothing.
+        chunk = new Int32Array(chunk === undefined ? FIRST_CHUNK : Math.min(chunk.length * 2, LARGEST_CHUNK));
+        this.pending.push(chunk);
+        this.pendingFill = 0;
+      }
+      const offset = this.pendingFill;
+      this.pendingFill += 3;
+      chunk[offset] = id;
+      chunk[offset + 1] = unit;
+      chunk[offset + 2] = value;
+    } else {
+      const at = this.extraLength++;
+      if (at >= this.next.length) {
+        this.extraUnits = ensure(this.extraUnits, at + 1);
+        this.extraValues = ensure(this.extraValues, at + 1);
+        this.next = ensure(this.next, at + 1);
+      }
+      this.extraUnits[at] = unit;
+      this.extraValues[at] = value;
+      this.next[at] = 0;
+      if (id >= this.head.length) {
+        this.head = ensure(this.head, id + 1);
+        this.tail = ensure(this.tail, id + 1);
+      }
+      const last = this.tail[id]!;
+      if (last === 0) this.head[id] = at + 1;
+      else this.next[last - 1] = at + 1;
+      this.tail[id] = at + 1;
+    }
+    return this.live[id]!++ === 0;
+  }
+
+  /** Lays the pairs collected so far out word by word; later ones are appended to per-word lists. */
+  finish(): void {
+    const wordCount = this.words.length;
+    const length = this.pendingLength;
+    const start = new Int32Array(wordCount + 1);
+    const pending = this.pending;
+    for (let c = 0; c < pending.length; c++) {
+      const chunk = pending[c]!;
+      const end = c === pending.length - 1 ? this.pendingFill : chunk.length;
+      for (let at = 0; at < end; at += 3) start[chunk[at]! + 1]!++;
+    }
+    for (let id = 0; id < wordCount; id++) start[id + 1]! += start[id]!;
+    const cursor = start.slice(0, wordCount);
+    const units = new Int32Array(length);
+    const values = new Uint16Array(length);
+    let wide: Map<number, number> | undefined;
+    for (let c = 0; c < pending.length; c++) {
+      const chunk = pending[c]!;
+      const end = c === pending.length - 1 ? this.pendingFill : chunk.length;
+      for (let at = 0; at < end; at += 3) {
+        const to = cursor[chunk[at]!]!++;
+        units[to] = chunk[at + 1]!;
+        const value = chunk[at + 2]!;
+        if (value >= WIDE) {
+          values[to] = WIDE;
+          wide ??= new Map();
+          wide.set(to, value);
+        } else {
+          values[to] = value;
+        }
+      }
+    }
+    this.baseWords = wordCount;
+    this.start = start;
+    this.units = units;
+    this.values = values;
+    this.wide = wide;
+    this.pending = [];
+    this.pendingFill = 0;
+    this.pendingLength = 0;
+    this.building = false;
+  }
+
+  /** Calls `visit` with each (unit, value) pair of `word`, in unit order, dead sections included. */
+  forEach(word: string, visit: (unit: number, value: number) => void): void {
+    const id = this.ids.get(word);
+    if (id === undefined) return;
+    if (id < this.baseWords) {
+      const units = this.units;
+      const values = this.values;
+      for (let at = this.start[id]!, end = this.start[id + 1]!; at < end; at++) {
+        const value = values[at]!;
+        visit(units[at]!, value === WIDE ? this.wide!.get(at)! : value);
+      }
+    }
+    if (id < this.head.length) {
+      for (let link = this.head[id]!; link !== 0; link = this.next[link - 1]!) {
+        visit(this.extraUnits[link - 1]!, this.extraValues[link - 1]!);
+      }
+    }
+  }
+}

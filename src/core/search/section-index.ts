@@ -1,0 +1,175 @@
+/**
+ * The structure of the search index over one document list: every section as a unit, the postings of its
+ * heading and body words and of its document's title words, and the sorted vocabularies the prefix lookups run
+ * on. Built whole here (`buildIndex`); `patch.ts` changes one in place by whole documents, with the same
+ * `addDocument` and `removeDocument`.
+ */
+import type { DocumentSection } from '../types.js';
+import { PostingTable, WordSet } from './posting-table.js';
+import { splitWords } from './terms.js';
+
+/** The fields of a document the search reads. `DocumentEntry` satisfies it. */
+export interface SearchableDocument {
+  readonly id: string;
+  readonly title: string;
+  readonly uri: string;
+  readonly body: string;
+  readonly sections: readonly DocumentSection[];
+}
+
+/** One section of the index. */
+export interface SectionUnit {
+  readonly document: SearchableDocument;
+  readonly section: DocumentSection;
+  readonly bodyLength: number;
+}
+
+/**
+ * An inverted index over one document list: which sections hold a word, looked up by prefix. Patchable: when
+ * the list changes by a few entries (a catalog rebuild after a save keeps every other entry object), the
+ * sections of the entries that left die in place (`units[i] === undefined`, skipped by every reader) and the
+ * entries that arrived are appended, so the index answers exactly as a fresh build over the new list would.
+ */
+export interface SectionIndex {
+  /** Every section ever indexed since the last full build; `undefined` where its document has left the list. */
+  readonly units: (SectionUnit | undefined)[];
+  /** Heading or body word → the sections holding it (what the IDF counts). */
+  readonly postings: PostingTable;
+  /** Title word → the sections of the documents whose title holds it. */
+  readonly titlePostings: PostingTable;
+  /** The words in `postings` and `titlePostings`, sorted, for prefix ranges. */
+  vocabulary: string[];
+  titleVocabulary: string[];
+  /** Each indexed document → its first unit; its sections are the next `sections.length` units, in order. */
+  readonly unitsOf: Map<SearchableDocument, number>;
+  /** Live sections: the `n` of the IDF. */
+  live: number;
+  /** Dead sections (tombstones) since the last full build. */
+  dead: number;
+  /** False when the list held one entry object twice (then `unitsOf` cannot say which units are whose). */
+  patchable: boolean;
+  /** Where the distinct words of one section are collected; shared by the indexes of one owner. */
+  readonly scratch: WordSet;
+}
+
+/**
+ * Collects the distinct words of `section` in `table`: each with its body occurrences in `scratch.count` and
+ * `scratch.flag` set when its heading holds it. Answers them (valid until the next collection) and the number of
+ * body words.
+ */
+function sectionWords(
+  table: PostingTable,
+  scratch: WordSet,
+  section: DocumentSection,
+): { touched: readonly number[]; bodyLength: number } {
+  const touched = scratch.begin();
+  const body = splitWords(section.body);
+  // `touch` first: it may replace the scratch arrays, which `scratch.count[…]` then reads.
+  for (const word of body) {
+    const id = scratch.touch(table.intern(word));
+    scratch.count[id]!++;
+  }
+  for (const word of splitWords(section.heading)) {
+    const id = scratch.touch(table.intern(word));
+    scratch.flag[id] = 1;
+  }
+  return { touched, bodyLength: body.length };
+}
+
+/** Collects the distinct words of `title` in `table`. */
+function titleWords(table: PostingTable, scratch: WordSet, title: string): number[] {
+  const touched = scratch.begin();
+  for (const word of splitWords(title)) scratch.touch(table.intern(word));
+  return touched;
+}
+
+/** Appends `document`'s sections as new units; words that enter the index are added to `newWords`. */
+export function addDocument(
+  index: SectionIndex,
+  document: SearchableDocument,
+  newWords?: Set<string>,
+  newTitleWords?: Set<string>,
+): void {
+  if (index.unitsOf.has(document)) index.patchable = false;
+  else index.unitsOf.set(document, index.units.length);
+  const { postings, titlePostings, scratch } = index;
+  const title =
+    document.sections.length > 0 ? titleWords(titlePostings, scratch, document.title).slice() : [];
+  for (const section of document.sections) {
+    const unit = index.units.length;
+    const { touched, bodyLength } = sectionWords(postings, scratch, section);
+    index.units.push({ document, section, bodyLength });
+    index.live++;
+    const { count, flag } = scratch;
+    for (const id of touched) {
+      if (postings.add(id, unit, count[id]! * 2 + flag[id]!)) newWords?.add(postings.words[id]!);
+    }
+    for (const id of title) {
+      if (titlePostings.add(id, unit, 0)) newTitleWords?.add(titlePostings.words[id]!);
+    }
+  }
+}
+
+/** Kills `document`'s units; words left with no live section leave the index and are added to `goneWords`. */
+export function removeDocument(
+  index: SectionIndex,
+  document: SearchableDocument,
+  goneWords: Set<string>,
+  goneTitleWords: Set<string>,
+): void {
+  const first = index.unitsOf.get(document)!;
+  index.unitsOf.delete(document);
+  const { postings, titlePostings, scratch } = index;
+  const count = document.sections.length;
+  for (let at = 0; at < count; at++) {
+    index.units[first + at] = undefined;
+    for (const id of sectionWords(postings, scratch, document.sections[at]!).touched) {
+      if (--postings.live[id]! === 0) goneWords.add(postings.words[id]!);
+    }
+  }
+  if (count > 0) {
+    for (const id of titleWords(titlePostings, scratch, document.title)) {
+      titlePostings.live[id]! -= count;
+      if (titlePostings.live[id] === 0) goneTitleWords.add(titlePostings.words[id]!);
+    }
+  }
+  index.live -= count;
+  index.dead += count;
+}
+
+/** A full build over `documents`, collecting words in `scratch` (a fresh one unless the owner shares its own). */
+export function buildIndex(
+  documents: readonly SearchableDocument[],
+  scratch: WordSet = new WordSet(),
+): SectionIndex {
+  const index: SectionIndex = {
+    units: [],
+    postings: new PostingTable(),
+    titlePostings: new PostingTable(),
+    vocabulary: [],
+    titleVocabulary: [],
+    unitsOf: new Map(),
+    live: 0,
+    dead: 0,
+    patchable: true,
+    scratch,
+  };
+  for (const document of documents) addDocument(index, document);
+  index.postings.finish();
+  index.titlePostings.finish();
+  index.vocabulary = index.postings.vocabulary();
+  index.titleVocabulary = index.titlePostings.vocabulary();
+  return index;
+}
+
+/** The first position of a sorted vocabulary whose word is not below `word`. */
+export function lowerBound(vocabulary: readonly string[], word: string): number {
+  let low = 0;
+  let high = vocabulary.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (vocabulary[middle]! < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
