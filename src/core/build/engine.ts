@@ -11,18 +11,15 @@
  * redo when something changed.
  */
 import { encodeUtf8 } from '../content.js';
-import { compare, type Diagnostic } from '../diagnostics.js';
-import { checkDocumentFields } from '../document-fields.js';
-import { buildDocumentId, type ParsedDocument } from '../documents.js';
-import { type Directive, lintSkill, lintUnservedMarkdown } from '../lint/index.js';
-import { BASE_FILE, PROMPTS_DIR, SCOPE_FILE, SKILL_BODY, SKILLS_DIR } from '../names.js';
-import { PersistentMap, type PersistentMapEditor } from '../persistent-map.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { Directive } from '../lint/index.js';
+import { BASE_FILE, PROMPTS_DIR, SCOPE_FILE } from '../names.js';
+import { PersistentMap } from '../persistent-map.js';
 import { createPromptBuilder } from '../prompt-catalog.js';
 import type { ParsedSkill } from '../skills.js';
 import type {
   BuildOptions,
   BuildResult,
-  HeldItem,
   PromptEntry,
   ServedContent,
   Snapshot,
@@ -31,44 +28,21 @@ import type {
 import { buildIndexUri } from '../uris.js';
 import { assembleResult } from './assemble.js';
 import { type Availability, createAvailability } from './availability.js';
-import { type Classified, classifyPaths, pathsToDerive, reachesFrame } from './classify.js';
+import { classifyPaths, pathsToDerive, reachesFrame } from './classify.js';
 import { type CoverageFindings, checkCoverage } from './coverage-check.js';
-import {
-  DRAFT_SENTENCE,
-  deriveDocument,
-  deriveSkill,
-  type EntryMemo,
-  otherFilesOf,
-  serve,
-} from './entries.js';
+import { DRAFT_SENTENCE, deriveSkill, type EntryMemo, serve } from './entries.js';
 import { type Frame, readFrame } from './frame.js';
-import { buildIndexText, documentTime, type Newest, noteInput, skillTime } from './index-json.js';
-import { type CheckKey, createLinkChecks, createServedCheck, setFindings } from './links.js';
-import { documentPresence, type Presence, skillPresence } from './presence.js';
+import { buildIndexText, documentTime, noteInput, skillTime } from './index-json.js';
+import { createLinkChecks, createServedCheck } from './links.js';
+import type { Presence } from './presence.js';
+import { type Changes, createUnitStore, rereadDocuments, rereadSkills } from './reread.js';
 import { buildLists, buildMembership, NO_LISTS, patchLists, type ServedLists } from './served-lists.js';
 import { checkSkillSet, descriptionBudgetOf, type SkillSetFindings } from './skill-set.js';
-import {
-  type DocumentUnit,
-  readDocumentUnit,
-  readSkillUnit,
-  type SkillUnit,
-  type UnitContext,
-} from './units.js';
+import type { UnitContext } from './units.js';
 
 export interface Engine {
   /** The result for `snapshot`; `changed` undefined derives everything, else only what those paths reach. */
   derive(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult;
-}
-
-/** What re-reading the touched units changed, for the phases after them to know what to redo. */
-interface Changes {
-  coverage: boolean;
-  list: boolean;
-  index: boolean;
-  skills: boolean;
-  /** Owners (`d:<id>`, `s:<id>`) that appeared or vanished: the groups mentioning them are checked again. */
-  readonly owners: Set<string>;
-  readonly recheck: Set<CheckKey>;
 }
 
 /** `memo` is the builder's, shared by every engine it creates: a full build after an edit reuses it. */
@@ -88,17 +62,11 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
   const strays = new Map<string, Diagnostic>();
   /** Inline `companion-disable` directives, per file that has any. */
   const directives = new Map<string, readonly Directive[]>();
-  const documentUnits = new Map<string, DocumentUnit>();
-  const skillUnits = new Map<string, SkillUnit>();
-  /** What reading each document (`d:<path>`) and skill (`s:<id>`) found. Only non-empty ones are kept. */
-  const readFindings = new Map<CheckKey, readonly Diagnostic[]>();
-  /** Held documents (`d:<path>`) and skills (`s:<id>`). */
-  const heldUnits = new Map<CheckKey, HeldItem>();
+  let units = createUnitStore();
   const links = createLinkChecks();
   const prompts = createPromptBuilder();
 
   // Derived across units; recomputed only when what they read changed.
-  let newest: Newest = { mtimeMs: 0, stale: true };
   let coverage: CoverageFindings = { diagnostics: [], skillScopes: new Map() };
   let skillSet: SkillSetFindings = { budget: [], duplicates: [] };
   let membership: Pick<ServedLists, 'documentPaths' | 'skillIds'> = NO_LISTS;
@@ -112,15 +80,11 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
   function reset(): void {
     strays.clear();
     directives.clear();
-    readFindings.clear();
-    newest = { mtimeMs: 0, stale: true };
-    documentUnits.clear();
-    skillUnits.clear();
+    units = createUnitStore();
     links.clear();
     membership = NO_LISTS;
     lists = NO_LISTS;
     contents = PersistentMap.empty();
-    heldUnits.clear();
     lastGood = PersistentMap.empty();
     prompts.reset();
   }
@@ -135,7 +99,8 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
       reset();
     }
     const f = frame;
-    const context: UnitContext = { frame: f, availability, fallback, servesSkill };
+    const context: UnitContext = { frame: f, availability, fallback, servesSkill, servedPresence };
+    const { documents: documentUnits, skills: skillUnits } = units;
 
     // Classify paths.
     const paths = pathsToDerive({
@@ -176,8 +141,9 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
     };
     const good = lastGood.edit();
     const editor = contents.edit();
-    readDocuments(touched, snapshot, context, previousProblems, full, changes, good, editor);
-    readSkills(touched, context, previousProblems, full, changes, good, editor);
+    const reread = { touched, files: snapshot.files, context, previousProblems, full, good, editor, memo };
+    rereadDocuments(units, reread, changes);
+    rereadSkills(units, reread, changes);
 
     // Which documents and skills are served, rebuilt only when membership changed.
     if (changes.list) {
@@ -274,8 +240,10 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
       });
       index = index?.text === text ? index : { text, bytes: encodeUtf8(text) };
     }
+    const { newest } = units;
     if (newest.stale) {
-      newest = { mtimeMs: 0, stale: false };
+      newest.stale = false;
+      newest.mtimeMs = 0;
       for (const unit of documentUnits.values()) noteInput(newest, undefined, documentTime(unit));
       for (const unit of skillUnits.values()) noteInput(newest, undefined, skillTime(unit, servesSkill));
     }
@@ -306,7 +274,7 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
         promptDiagnostics,
       ],
       strays: strays.values(),
-      unitFindings: [readFindings, prompts.readFindings(), links.findings],
+      unitFindings: [units.readFindings, prompts.readFindings(), links.findings],
       directives,
       index: indexContent,
       documentResources: lists.documentResources,
@@ -315,143 +283,10 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
       documents: lists.documents,
       skills: lists.skills,
       prompts: promptEntries,
-      held: [...heldUnits.values(), ...prompts.held().values()],
+      held: [...units.held.values(), ...prompts.held().values()],
       lastGood,
     });
   }
 
-  /** Re-reads the touched documents; notes what others depend on (presence, index fields). */
-  function readDocuments(
-    touched: Classified,
-    snapshot: Snapshot,
-    context: UnitContext,
-    previousProblems: Availability['problems'],
-    full: boolean,
-    changes: Changes,
-    good: PersistentMapEditor<SourceFile>,
-    editor: PersistentMapEditor<ServedContent>,
-  ): void {
-    for (const path of [...touched.documents].sort(compare)) {
-      const id = buildDocumentId(path)!;
-      const before = documentUnits.get(path);
-      const presenceBefore = full ? 'absent' : documentPresence(documentUnits, path, previousProblems);
-      if (before?.content) editor.delete(before.content.uri);
-      good.delete(path);
-      heldUnits.delete(`d:${path}`);
-      const unit = readDocumentUnit(id, path, snapshot.files.get(path), context);
-      if (unit === undefined) documentUnits.delete(path);
-      else {
-        documentUnits.set(path, unit);
-        if (unit.held) heldUnits.set(`d:${path}`, unit.held);
-        if (unit.document) {
-          deriveDocument(memo, unit, unit.document, context.frame);
-          editor.set(unit.content!.uri, unit.content!);
-          good.set(path, unit.file);
-        }
-      }
-      const after = documentUnits.get(path);
-      setFindings(
-        readFindings,
-        `d:${path}`,
-        after && !after.document
-          ? [...after.readDiagnostics, ...lintUnservedMarkdown(path, after.file.bytes)]
-          : after?.readDiagnostics,
-      );
-      noteInput(newest, before && documentTime(before), after && documentTime(after));
-      const presenceAfter = documentPresence(documentUnits, path, availability.problems);
-      if (presenceBefore !== presenceAfter) changes.coverage = true;
-      if ((presenceBefore === 'absent') !== (presenceAfter === 'absent')) changes.owners.add(`d:${id}`);
-      if ((presenceBefore === 'published') !== (presenceAfter === 'published')) changes.list = true;
-      else if (
-        before?.document &&
-        after?.document &&
-        !sameIndexedDocument(before.document, after.document, context.frame.documentFields)
-      ) {
-        changes.index = true;
-      }
-      changes.recheck.add(`d:${path}`);
-    }
-  }
-
-  /** Re-reads the touched skill directories, the same way. */
-  function readSkills(
-    touched: Classified,
-    context: UnitContext,
-    previousProblems: Availability['problems'],
-    full: boolean,
-    changes: Changes,
-    good: PersistentMapEditor<SourceFile>,
-    editor: PersistentMapEditor<ServedContent>,
-  ): void {
-    const { base, checkConfig } = context.frame;
-    for (const id of [...touched.skills].sort(compare)) {
-      const before = skillUnits.get(id);
-      const presenceBefore = full ? 'absent' : skillPresence(skillUnits, id, previousProblems);
-      const files = new Map(before?.files);
-      for (const [path, file] of touched.skillFiles.get(id) ?? []) {
-        if (file === undefined) files.delete(path);
-        else files.set(path, file);
-      }
-      if (before?.entry) for (const file of before.entry.files) editor.delete(file.uri);
-      for (const path of before?.servedPaths ?? []) good.delete(path);
-      heldUnits.delete(`s:${id}`);
-      const unit = readSkillUnit(id, files, context);
-      if (unit === undefined) skillUnits.delete(id);
-      else {
-        skillUnits.set(id, unit);
-        if (unit.held) heldUnits.set(`s:${id}`, unit.held);
-        unit.servedPaths.forEach((path, i) => {
-          good.set(path, unit.servedFiles[i]!);
-        });
-      }
-      const after = skillUnits.get(id);
-      setFindings(
-        readFindings,
-        `s:${id}`,
-        // Drafts are linted once published, as their links are; a skill that is not served, by its text alone.
-        after?.skill
-          ? !servesSkill(after.skill)
-            ? after.readDiagnostics
-            : [...after.readDiagnostics, ...lintSkill(after.skill, base, checkConfig.rules)]
-          : after && [...after.readDiagnostics, ...lintUnservedSkill(id, after.files)],
-      );
-      noteInput(newest, before && skillTime(before, servesSkill), after && skillTime(after, servesSkill));
-      const presenceAfter = skillPresence(skillUnits, id, availability.problems);
-      changes.skills = true;
-      if (presenceBefore !== presenceAfter) changes.coverage = true;
-      if (servedPresence(presenceBefore) !== servedPresence(presenceAfter)) changes.list = true;
-      // What the skill serves decides which URIs into it resolve and what base.md's links reach.
-      const filesBefore = before?.entry?.files.map((file) => file.path).join('\n');
-      const filesAfter = after?.skill
-        ? [SKILL_BODY, ...otherFilesOf(after.skill, base).map(([path]) => path)].join('\n')
-        : undefined;
-      if (presenceBefore !== presenceAfter || filesBefore !== filesAfter) {
-        changes.owners.add(`s:${id}`);
-        changes.recheck.add('b');
-        changes.index = true;
-      }
-      if (before?.skill?.title !== after?.skill?.title) changes.index = true;
-      changes.recheck.add(`s:${id}`);
-    }
-  }
-
   return { derive };
-}
-
-/** Whether two versions of a document give the same index entry: id, title, scope and declared fields. */
-function sameIndexedDocument(
-  a: ParsedDocument,
-  b: ParsedDocument,
-  declared: Frame['documentFields'],
-): boolean {
-  if (a.id !== b.id || a.title !== b.title || a.scope !== b.scope) return false;
-  const x = checkDocumentFields(a, declared).fields;
-  const y = checkDocumentFields(b, declared).fields;
-  return x === y || JSON.stringify(x) === JSON.stringify(y);
-}
-
-/** The text-only lint findings of the SKILL.md of a skill that is not served. */
-function lintUnservedSkill(id: string, files: ReadonlyMap<string, SourceFile>): readonly Diagnostic[] {
-  const body = files.get(SKILL_BODY);
-  return body ? lintUnservedMarkdown(`${SKILLS_DIR}${id}/${SKILL_BODY}`, body.bytes) : [];
 }

@@ -18,6 +18,7 @@ import type {
 } from '../types.js';
 import type { Availability } from './availability.js';
 import type { Frame } from './frame.js';
+import type { Presence } from './presence.js';
 
 /** What one document file derived. */
 export interface DocumentUnit {
@@ -57,6 +58,8 @@ export interface UnitContext {
   readonly fallback: ReadonlyMap<string, SourceFile>;
   /** Whether a skill that parsed is served: published, or a draft when the build includes drafts. */
   readonly servesSkill: (skill: ParsedSkill | undefined) => skill is ParsedSkill;
+  /** Whether a skill in this state is served (a draft only when the build includes drafts). */
+  readonly servedPresence: (presence: Presence) => boolean;
 }
 
 /** A document file's read, the findings on its declared fields included: they are the file's own. */
