@@ -9,9 +9,9 @@
  */
 
 import { createEngine, type Engine } from './build/engine.js';
-import { createEntryMemo, type EntryMemo } from './build/entries.js';
 import { DEFAULT_DESCRIPTION_BUDGET } from './limits.js';
 import { resolveLink } from './links.js';
+import { createMemo } from './memo.js';
 import type { BuildOptions, BuildResult, Snapshot } from './types.js';
 
 export { withNotice } from './build/assemble.js';
@@ -47,7 +47,7 @@ export interface CatalogBuilder {
 
 export function createCatalogBuilder(options: BuildOptions = {}): CatalogBuilder {
   /** Memos by identity of bytes and parsed files: kept across builds, dropped with the builder. */
-  const memo: EntryMemo = createEntryMemo();
+  const memo = createMemo();
   let engine: Engine | undefined;
   const run = (snapshot: Snapshot, changed: Iterable<string> | undefined): BuildResult => {
     const previous = engine;

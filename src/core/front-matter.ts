@@ -92,9 +92,9 @@ export const frontMatterInternals = {
     const parsed = parseFast(split.lines, split.body, split.bodyLine);
     return parsed === undefined ? undefined : withBody(parsed, split);
   },
-  /** Whether the `yaml` package has been loaded in this process. */
+  /** Whether the `yaml` package has been loaded in this process (Node's module cache holds it). */
   yamlLoaded(): boolean {
-    return yamlModule !== undefined;
+    return requireHere.cache[requireHere.resolve('yaml')] !== undefined;
   },
 };
 
@@ -133,12 +133,14 @@ function splitFrontMatter(text: string): Split | Exclude<FrontMatter, { kind: 'o
 // The `yaml` path: the reference for everything, and the only path for what the fast path declines.
 
 type Yaml = typeof import('yaml');
-let yamlModule: Yaml | undefined;
+const requireHere = createRequire(import.meta.url);
 
-/** `yaml` ships CommonJS; requiring it on first use keeps it out of the start-up of a build that never needs it. */
+/**
+ * `yaml` ships CommonJS; requiring it on first use keeps it out of the start-up of a build that never needs it.
+ * Node's module cache is what keeps it loaded: this file holds no state of its own.
+ */
 function loadYaml(): Yaml {
-  yamlModule ??= createRequire(import.meta.url)('yaml') as Yaml;
-  return yamlModule;
+  return requireHere('yaml') as Yaml;
 }
 
 /**

@@ -2,6 +2,8 @@
  * The little Markdown companion needs to understand: which lines are inside code fences, the `# ` titles, the
  * `## ` sections, and the links. Line numbers are file lines (the body's first line is `firstLine`).
  */
+
+import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import type { DocumentSection } from './types.js';
 
 export interface MarkdownLine {
@@ -141,21 +143,22 @@ export interface MarkdownLink {
 
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/d;
 
-const linksMemo = new WeakMap<readonly MarkdownLine[], readonly MarkdownLink[]>();
-const urisMemo = new WeakMap<
+const LINKS = memoTable<readonly MarkdownLine[], readonly MarkdownLink[]>('markdown.links');
+const URIS = memoTable<
   readonly MarkdownLine[],
   { readonly scheme: string; readonly found: readonly UriMention[] }
->();
+>('markdown.uris');
 
 /**
  * Every inline link and reference definition outside code fences and inline code spans. Memoized per `lines`
  * array, which the callers keep per file: an unchanged file is never scanned twice.
  */
-export function findLinks(lines: readonly MarkdownLine[]): readonly MarkdownLink[] {
-  const cached = linksMemo.get(lines);
+export function findLinks(lines: readonly MarkdownLine[], memo: Memo = NO_MEMO): readonly MarkdownLink[] {
+  const links = memo.table(LINKS);
+  const cached = links.get(lines);
   if (cached) return cached;
   const found = scanLinks(lines);
-  linksMemo.set(lines, found);
+  links.set(lines, found);
   return found;
 }
 
@@ -372,11 +375,16 @@ export interface UriMention {
  * Every `<scheme>://…` URI written in `lines`, code included (a URI in an example is still a promise to the
  * reader). A URI followed directly by `{` or `<` is a template or a placeholder and is skipped.
  */
-export function findSchemeUris(lines: readonly MarkdownLine[], scheme: string): readonly UriMention[] {
-  const cached = urisMemo.get(lines);
+export function findSchemeUris(
+  lines: readonly MarkdownLine[],
+  scheme: string,
+  memo: Memo = NO_MEMO,
+): readonly UriMention[] {
+  const uris = memo.table(URIS);
+  const cached = uris.get(lines);
   if (cached?.scheme === scheme) return cached.found;
   const found = scanSchemeUris(lines, scheme);
-  urisMemo.set(lines, { scheme, found });
+  uris.set(lines, { scheme, found });
   return found;
 }
 

@@ -7,6 +7,7 @@
 import { codes, compare, type Diagnostic, diagnose } from '../diagnostics.js';
 import { buildDocumentId } from '../documents.js';
 import { type Directive, readDirectivesOf } from '../lint/index.js';
+import type { Memo } from '../memo.js';
 import {
   BASE_FILE,
   KNOWLEDGE_DIR,
@@ -118,6 +119,7 @@ export function classifyPaths(
   paths: readonly string[],
   files: ReadonlyMap<string, SourceFile>,
   problems: ReadonlyMap<string, FileProblem>,
+  memo: Memo,
 ): Classified {
   const documents = new Set<string>();
   const skills = new Set<string>();
@@ -131,7 +133,7 @@ export function classifyPaths(
   for (const path of paths) {
     strays.set(path, undefined);
     const file = files.get(path);
-    directives.set(path, file ? readDirectivesOf(path, file.bytes) : []);
+    directives.set(path, file ? readDirectivesOf(path, file.bytes, memo) : []);
     if (path.startsWith(KNOWLEDGE_DIR)) {
       if (KNOWN_KNOWLEDGE_FILES.has(path)) continue;
       if (buildDocumentId(path) !== undefined) documents.add(path);

@@ -13,6 +13,7 @@
 import { encodeUtf8 } from '../content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
+import type { Memo } from '../memo.js';
 import { BASE_FILE, PROMPTS_DIR, SCOPE_FILE } from '../names.js';
 import { PersistentMap } from '../persistent-map.js';
 import { createPromptBuilder } from '../prompt-catalog.js';
@@ -30,7 +31,7 @@ import { assembleResult } from './assemble.js';
 import { type Availability, createAvailability } from './availability.js';
 import { classifyPaths, pathsToDerive, reachesFrame } from './classify.js';
 import { type CoverageFindings, checkCoverage } from './coverage-check.js';
-import { DRAFT_SENTENCE, deriveSkill, type EntryMemo, serve } from './entries.js';
+import { DRAFT_SENTENCE, deriveSkill, serve } from './entries.js';
 import { type Frame, readFrame } from './frame.js';
 import { buildIndexText, documentTime, noteInput, skillTime } from './index-json.js';
 import { createLinkChecks, createServedCheck } from './links.js';
@@ -46,7 +47,7 @@ export interface Engine {
 }
 
 /** `memo` is the builder's, shared by every engine it creates: a full build after an edit reuses it. */
-export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
+export function createEngine(options: BuildOptions, memo: Memo): Engine {
   const includeDrafts = options.includeDrafts === true;
   const servesSkill = (skill: ParsedSkill | undefined): skill is ParsedSkill =>
     skill !== undefined && (!skill.draft || includeDrafts);
@@ -64,7 +65,7 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
   const directives = new Map<string, readonly Directive[]>();
   let units = createUnitStore();
   const links = createLinkChecks();
-  const prompts = createPromptBuilder();
+  const prompts = createPromptBuilder(memo);
 
   // Derived across units; recomputed only when what they read changed.
   let coverage: CoverageFindings = { diagnostics: [], skillScopes: new Map() };
@@ -95,11 +96,11 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
     availability = createAvailability(snapshot.problems);
     fallback = snapshot.lastGood ?? new Map();
     if (full || frame === undefined) {
-      frame = readFrame({ snapshot, availability, fallback, options });
+      frame = readFrame({ snapshot, availability, fallback, options, memo });
       reset();
     }
     const f = frame;
-    const context: UnitContext = { frame: f, availability, fallback, servesSkill, servedPresence };
+    const context: UnitContext = { frame: f, availability, fallback, servesSkill, servedPresence, memo };
     const { documents: documentUnits, skills: skillUnits } = units;
 
     // Classify paths.
@@ -115,7 +116,7 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
         skillIds: skillUnits.keys(),
       }),
     });
-    const touched = classifyPaths(paths, snapshot.files, availability.problems);
+    const touched = classifyPaths(paths, snapshot.files, availability.problems, memo);
     for (const [path, found] of touched.strays) {
       strays.delete(path);
       if (found) strays.set(path, found);
@@ -188,7 +189,15 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
       changes.recheck.add('b');
     }
     const isServed = createServedCheck(editor, f, documentUnits, skillUnits, availability.problems);
-    const linkContext = { frame: f, documentUnits, skillUnits, servesSkill, skills: lists.skills, isServed };
+    const linkContext = {
+      frame: f,
+      documentUnits,
+      skillUnits,
+      servesSkill,
+      skills: lists.skills,
+      isServed,
+      memo,
+    };
     for (const key of changes.recheck) links.check(key, linkContext);
 
     // The listing budget hosts keep for all skill names and descriptions together, and shared descriptions.
@@ -196,6 +205,7 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
       skillSet = checkSkillSet(
         lists.skillIds.map((id) => skillUnits.get(id)!.skill!),
         descriptionBudgetOf(options.descriptionBudget, f.scope?.descriptionBudget),
+        memo,
       );
     }
 
@@ -238,7 +248,7 @@ export function createEngine(options: BuildOptions, memo: EntryMemo): Engine {
         skills: lists.skills,
         prompts: promptEntries,
       });
-      index = index?.text === text ? index : { text, bytes: encodeUtf8(text) };
+      index = index?.text === text ? index : { text, bytes: encodeUtf8(text, memo) };
     }
     const { newest } = units;
     if (newest.stale) {

@@ -7,6 +7,7 @@ import { buildDigest, buildMimeType, decodeUtf8, formatTime, isTextual } from '.
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import type { ParsedDocument } from '../documents.js';
+import { type Memo, memoTable } from '../memo.js';
 import { BASE_PATH, SKILL_BODY } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
 import type { ParsedSkill } from '../skills.js';
@@ -47,51 +48,44 @@ export const SKILL_SENTENCE =
 export const DRAFT_SENTENCE = 'Draft, served only by companion dev --drafts: not published yet.';
 
 /**
- * Memos keyed by the identity of a file's bytes and of a parsed document: the store hands an unchanged file to
- * the next build as the same `Uint8Array`, so a rebuild after one edit derives again only what that edit touched.
- * Owned by one builder (`createCatalogBuilder`), created and dropped with it; invisible to callers: the result
- * is the same with or without them.
+ * What an unchanged file keeps across builds (by the identity of its bytes) and an unchanged document (by its
+ * parse): the same served content and entries, so a rebuild after one edit derives again only what it touched.
  */
-export interface EntryMemo {
-  readonly served: WeakMap<
-    Uint8Array,
-    { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
-  >;
-  readonly documents: WeakMap<
-    ParsedDocument,
-    {
-      readonly content: ServedContent;
-      readonly sentence: string | undefined;
-      readonly priority: number;
-      readonly fields: Readonly<Record<string, unknown>>;
-      readonly entry: DocumentEntry;
-      readonly resource: ListedResource;
-    }
-  >;
-}
-
-export function createEntryMemo(): EntryMemo {
-  return { served: new WeakMap(), documents: new WeakMap() };
-}
+const SERVED = memoTable<
+  Uint8Array,
+  { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
+>('entries.served');
+const DOCUMENTS = memoTable<
+  ParsedDocument,
+  {
+    readonly content: ServedContent;
+    readonly sentence: string | undefined;
+    readonly priority: number;
+    readonly fields: Readonly<Record<string, unknown>>;
+    readonly entry: DocumentEntry;
+    readonly resource: ListedResource;
+  }
+>('entries.documents');
 
 /** The served content of a file at a URI; an unchanged file (same bytes, URI, path, mtime) keeps its object. */
-export function serve(memo: EntryMemo, uri: string, path: string, file: SourceFile): ServedContent {
-  const previous = memo.served.get(file.bytes);
+export function serve(memo: Memo, uri: string, path: string, file: SourceFile): ServedContent {
+  const served = memo.table(SERVED);
+  const previous = served.get(file.bytes);
   if (previous?.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path)
     return previous.content;
   const mimeType = buildMimeType(path);
-  const text = isTextual(mimeType) ? decodeUtf8(file.bytes) : undefined;
+  const text = isTextual(mimeType) ? decodeUtf8(file.bytes, memo) : undefined;
   const lastModified = formatTime(file.mtimeMs);
   const content: ServedContent = {
     uri,
     mimeType,
     bytes: file.bytes,
     ...(text === undefined ? {} : { text }),
-    digest: buildDigest(file.bytes),
+    digest: buildDigest(file.bytes, memo),
     size: file.bytes.byteLength,
     ...(lastModified === undefined ? {} : { lastModified }),
   };
-  memo.served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
+  served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
   return content;
 }
 
@@ -101,14 +95,15 @@ function priorityOf(frame: Frame, scopeId: string | undefined): number {
 }
 
 /** A served document's content, entry and listed resource, set on its unit. */
-export function deriveDocument(memo: EntryMemo, unit: DocumentUnit, d: ParsedDocument, frame: Frame): void {
+export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument, frame: Frame): void {
   const uri = buildDocumentUri(frame.scheme, d.id);
   const content = serve(memo, uri, d.path, unit.file);
   const sentence = frame.scopesById.get(d.scope)?.sentence;
   const priority = priorityOf(frame, d.scope);
-  const { fields } = checkDocumentFields(d, frame.documentFields);
+  const { fields } = checkDocumentFields(d, frame.documentFields, memo);
   unit.content = content;
-  const previous = memo.documents.get(d);
+  const documents = memo.table(DOCUMENTS);
+  const previous = documents.get(d);
   if (
     previous?.content === content &&
     previous.sentence === sentence &&
@@ -140,7 +135,7 @@ export function deriveDocument(memo: EntryMemo, unit: DocumentUnit, d: ParsedDoc
     size: content.size,
     annotations: withLastModified({ priority }, content.lastModified),
   };
-  memo.documents.set(d, { content, sentence, priority, fields, entry, resource });
+  documents.set(d, { content, sentence, priority, fields, entry, resource });
   unit.entry = entry;
   unit.resource = resource;
 }
@@ -157,7 +152,7 @@ export function otherFilesOf(s: ParsedSkill, base: SourceFile | undefined): [str
  * `contents`. `skillScope` is the scope of the topics that name it (coverage decides it).
  */
 export function deriveSkill(
-  memo: EntryMemo,
+  memo: Memo,
   unit: SkillUnit,
   s: ParsedSkill,
   frame: Frame,

@@ -16,6 +16,7 @@ import {
   lintScope,
   resolveCheckConfig,
 } from '../lint/index.js';
+import type { Memo } from '../memo.js';
 import { BASE_FILE, DEFAULT_SCHEME, SCOPE_FILE } from '../names.js';
 import { readScope, type ScopeRead } from '../scope.js';
 import type { ServerScope } from '../scope-schema.js';
@@ -82,19 +83,20 @@ export interface FrameInput {
   /** The last good versions the caller handed over (`Snapshot.lastGood`). */
   readonly fallback: ReadonlyMap<string, SourceFile>;
   readonly options: BuildOptions;
+  readonly memo: Memo;
 }
 
-export function readFrame({ snapshot, availability, fallback, options }: FrameInput): Frame {
+export function readFrame({ snapshot, availability, fallback, options, memo }: FrameInput): Frame {
   const { unavailableAt } = availability;
   let scopeFile = snapshot.files.get(SCOPE_FILE);
-  const scopeText = scopeFile ? decodeUtf8(scopeFile.bytes) : undefined;
+  const scopeText = scopeFile ? decodeUtf8(scopeFile.bytes, memo) : undefined;
   let scope: ServerScope | undefined;
   const scopeDiagnostics: Diagnostic[] = [];
   let positionOf: PositionOf = () => undefined;
   if (scopeFile && scopeText === undefined) {
     scopeDiagnostics.push(diagnose(codes.invalidUtf8, { file: 'scope' }, { file: SCOPE_FILE }));
   } else if (!availability.problems.has(SCOPE_FILE) && !unavailableAt(SCOPE_FILE)) {
-    const read = readScope(scopeText);
+    const read = readScope(scopeText, memo);
     scopeDiagnostics.push(...read.diagnostics);
     scope = read.scope;
     positionOf = read.positionOf;
@@ -103,7 +105,7 @@ export function readFrame({ snapshot, availability, fallback, options }: FrameIn
   const last = fallback.get(SCOPE_FILE);
   if (scope === undefined && last !== undefined && (scopeFile !== undefined || unavailableAt(SCOPE_FILE))) {
     // On disk but broken, or unreadable just now: hosts keep the last good scope, byte for byte.
-    const read = readScope(decodeUtf8(last.bytes));
+    const read = readScope(decodeUtf8(last.bytes, memo), memo);
     if (read.scope) {
       scope = read.scope;
       positionOf = read.positionOf;
@@ -123,12 +125,12 @@ export function readFrame({ snapshot, availability, fallback, options }: FrameIn
   let base = snapshot.files.get(BASE_FILE);
   const baseDiagnostics: Diagnostic[] = [];
   let heldBase: HeldItem | undefined;
-  if (base && decodeUtf8(base.bytes) === undefined) {
+  if (base && decodeUtf8(base.bytes, memo) === undefined) {
     baseDiagnostics.push(diagnose(codes.invalidUtf8, { file: 'base' }, { file: BASE_FILE }));
     base = undefined;
   }
   // Lint findings are of the file on disk, never of a held version.
-  if (base) baseDiagnostics.push(...lintBase(BASE_FILE, base.bytes, decodeUtf8(base.bytes)!));
+  if (base) baseDiagnostics.push(...lintBase(BASE_FILE, base.bytes, decodeUtf8(base.bytes, memo)!, memo));
   const lastBase = fallback.get(BASE_FILE);
   if (!base && lastBase && (snapshot.files.has(BASE_FILE) || unavailableAt(BASE_FILE))) {
     base = lastBase;
@@ -164,7 +166,7 @@ export function readFrame({ snapshot, availability, fallback, options }: FrameIn
     scheme,
     scopesById: new Map(scope?.scopes.map((s) => [s.id, s]) ?? []),
     base,
-    checkConfig: resolveCheckConfig(scope),
+    checkConfig: resolveCheckConfig(scope, memo),
     documentFields: scope?.documents?.fields ?? NO_FIELDS,
     draftMarker: scope?.skills?.draft ?? DEFAULT_DRAFT_MARKER,
     skillSentence: scope?.skills?.sentence ?? SKILL_SENTENCE,

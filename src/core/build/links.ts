@@ -8,6 +8,7 @@ import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { resolveLink } from '../links.js';
 import { classifyLinkPath, readMarkdownFacts } from '../lint/index.js';
 import { findLinks, findSchemeUris, type MarkdownLine } from '../markdown.js';
+import type { Memo } from '../memo.js';
 import { BASE_FILE, BASE_PATH, DOCUMENTS_DIR, SKILL_BODY, SKILLS_DIR } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
 import type { ParsedSkill } from '../skills.js';
@@ -40,6 +41,7 @@ export interface LinkContext {
   readonly skills: readonly SkillEntry[];
   /** Whether a URI names something served (see `createServedCheck`). */
   readonly isServed: (uri: string) => boolean;
+  readonly memo: Memo;
 }
 
 export interface LinkChecks {
@@ -97,7 +99,7 @@ function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[];
   const found: Diagnostic[] = [];
   const owners = new Set<string>();
   const checkUris = (file: string, lines: readonly MarkdownLine[]) => {
-    for (const mention of findSchemeUris(lines, frame.scheme)) {
+    for (const mention of findSchemeUris(lines, frame.scheme, context.memo)) {
       const owner = ownerOf(mention.uri, frame.prefixes);
       if (owner !== undefined) owners.add(owner);
       if (context.isServed(mention.uri)) continue;
@@ -116,13 +118,13 @@ function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[];
   } else if (key.startsWith('s:')) {
     const unit = context.skillUnits.get(key.slice(2));
     if (context.servesSkill(unit?.skill) && unit!.entry)
-      found.push(...checkSkillLinks(unit!.skill!, unit!.entry, checkUris));
+      found.push(...checkSkillLinks(unit!.skill!, unit!.entry, checkUris, context.memo));
   } else {
     const { base } = frame;
-    const lines = base ? readLinkLines(base.bytes) : undefined;
+    const lines = base ? readLinkLines(base.bytes, context.memo) : undefined;
     if (base && lines !== undefined) {
       checkUris(BASE_FILE, lines);
-      found.push(...checkBaseLinks(lines, context.skills));
+      found.push(...checkBaseLinks(lines, context.skills, context.memo));
     }
   }
   return { found, owners };
@@ -158,8 +160,8 @@ export function createServedCheck(
  * The lines of a Markdown file that a link check reads (those holding `](`, `]:` or `://`; the scans skip every
  * other line), from the one scan of the file the lint rules share; undefined when the bytes are not UTF-8.
  */
-function readLinkLines(bytes: Uint8Array): readonly MarkdownLine[] | undefined {
-  return readMarkdownFacts(bytes)?.linkLines;
+function readLinkLines(bytes: Uint8Array, memo: Memo): readonly MarkdownLine[] | undefined {
+  return readMarkdownFacts(bytes, memo)?.linkLines;
 }
 
 /** Relative links inside a skill resolve to its own files; scheme URIs go to `checkUris`. */
@@ -167,6 +169,7 @@ function checkSkillLinks(
   s: ParsedSkill,
   entry: SkillEntry,
   checkUris: (file: string, lines: readonly MarkdownLine[]) => void,
+  memo: Memo,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const served = new Set(entry.files.map((f) => f.path));
@@ -175,12 +178,12 @@ function checkSkillLinks(
   ];
   for (const f of s.files) {
     if (!f.path.endsWith('.md')) continue;
-    const lines = readLinkLines(f.file.bytes);
+    const lines = readLinkLines(f.file.bytes, memo);
     if (lines !== undefined) markdown.push([f.path, f.file.path, lines]);
   }
   for (const [path, file, lines] of markdown) {
     checkUris(file, lines);
-    for (const link of findLinks(lines)) {
+    for (const link of findLinks(lines, memo)) {
       // Backslashes and absolute local paths have their own findings (CMP505, CMP506).
       if (classifyLinkPath(link.target) !== undefined) continue;
       const resolved = resolveLink(path, link.target);
@@ -198,9 +201,13 @@ function checkSkillLinks(
 }
 
 /** skills/base.md is served as references/base.md in every published skill: its links must hold in each. */
-function checkBaseLinks(lines: readonly MarkdownLine[], skills: readonly SkillEntry[]): Diagnostic[] {
+function checkBaseLinks(
+  lines: readonly MarkdownLine[],
+  skills: readonly SkillEntry[],
+  memo: Memo,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const links = findLinks(lines);
+  const links = findLinks(lines, memo);
   if (links.length === 0) return out;
   const filesOf = new Map(skills.map((s) => [s.id, new Set(s.files.map((f) => f.path))]));
   for (const link of links) {

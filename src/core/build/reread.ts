@@ -8,11 +8,12 @@ import { compare, type Diagnostic } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import { buildDocumentId, type ParsedDocument } from '../documents.js';
 import { lintSkill, lintUnservedMarkdown } from '../lint/index.js';
+import type { Memo } from '../memo.js';
 import { SKILL_BODY, SKILLS_DIR } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
 import type { FileProblem, HeldItem, ServedContent, SourceFile } from '../types.js';
 import type { Classified } from './classify.js';
-import { deriveDocument, type EntryMemo, otherFilesOf } from './entries.js';
+import { deriveDocument, otherFilesOf } from './entries.js';
 import type { Frame } from './frame.js';
 import { documentTime, type Newest, noteInput, skillTime } from './index-json.js';
 import { type CheckKey, setFindings } from './links.js';
@@ -68,7 +69,7 @@ export interface RereadInput {
   readonly full: boolean;
   readonly good: PersistentMapEditor<SourceFile>;
   readonly editor: PersistentMapEditor<ServedContent>;
-  readonly memo: EntryMemo;
+  readonly memo: Memo;
 }
 
 /** Re-reads the touched documents; notes what others depend on (presence, index fields). */
@@ -98,7 +99,7 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
       readFindings,
       `d:${path}`,
       after && !after.document
-        ? [...after.readDiagnostics, ...lintUnservedMarkdown(path, after.file.bytes)]
+        ? [...after.readDiagnostics, ...lintUnservedMarkdown(path, after.file.bytes, memo)]
         : after?.readDiagnostics,
     );
     noteInput(units.newest, before && documentTime(before), after && documentTime(after));
@@ -109,7 +110,7 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     else if (
       before?.document &&
       after?.document &&
-      !sameIndexedDocument(before.document, after.document, context.frame.documentFields)
+      !sameIndexedDocument(before.document, after.document, context.frame.documentFields, memo)
     ) {
       changes.index = true;
     }
@@ -151,8 +152,8 @@ export function rereadSkills(units: UnitStore, input: RereadInput, changes: Chan
       after?.skill
         ? !servesSkill(after.skill)
           ? after.readDiagnostics
-          : [...after.readDiagnostics, ...lintSkill(after.skill, base, checkConfig.rules)]
-        : after && [...after.readDiagnostics, ...lintUnservedSkill(id, after.files)],
+          : [...after.readDiagnostics, ...lintSkill(after.skill, base, checkConfig.rules, input.memo)]
+        : after && [...after.readDiagnostics, ...lintUnservedSkill(id, after.files, input.memo)],
     );
     noteInput(units.newest, before && skillTime(before, servesSkill), after && skillTime(after, servesSkill));
     const presenceAfter = skillPresence(skillUnits, id, context.availability.problems);
@@ -179,15 +180,20 @@ function sameIndexedDocument(
   a: ParsedDocument,
   b: ParsedDocument,
   declared: Frame['documentFields'],
+  memo: Memo,
 ): boolean {
   if (a.id !== b.id || a.title !== b.title || a.scope !== b.scope) return false;
-  const x = checkDocumentFields(a, declared).fields;
-  const y = checkDocumentFields(b, declared).fields;
+  const x = checkDocumentFields(a, declared, memo).fields;
+  const y = checkDocumentFields(b, declared, memo).fields;
   return x === y || JSON.stringify(x) === JSON.stringify(y);
 }
 
 /** The text-only lint findings of the SKILL.md of a skill that is not served. */
-function lintUnservedSkill(id: string, files: ReadonlyMap<string, SourceFile>): readonly Diagnostic[] {
+function lintUnservedSkill(
+  id: string,
+  files: ReadonlyMap<string, SourceFile>,
+  memo: Memo,
+): readonly Diagnostic[] {
   const body = files.get(SKILL_BODY);
-  return body ? lintUnservedMarkdown(`${SKILLS_DIR}${id}/${SKILL_BODY}`, body.bytes) : [];
+  return body ? lintUnservedMarkdown(`${SKILLS_DIR}${id}/${SKILL_BODY}`, body.bytes, memo) : [];
 }

@@ -6,6 +6,7 @@
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { DEFAULT_DESCRIPTION_BUDGET } from '../limits.js';
 import { lintSkillSet } from '../lint/index.js';
+import type { Memo } from '../memo.js';
 import { SKILL_BODY, SKILLS_DIR } from '../names.js';
 import type { ParsedSkill } from '../skills.js';
 
@@ -20,9 +21,9 @@ export function descriptionBudgetOf(option: number | undefined, scopeBudget: num
 }
 
 /** `served`: the served skills, in id order. */
-export function checkSkillSet(served: readonly ParsedSkill[], budget: number): SkillSetFindings {
+export function checkSkillSet(served: readonly ParsedSkill[], budget: number, memo: Memo): SkillSetFindings {
   const published = served.filter((s) => !s.draft);
-  return { budget: checkBudget(published, budget), duplicates: lintSkillSet(published) };
+  return { budget: checkBudget(published, budget), duplicates: lintSkillSet(published, memo) };
 }
 
 function checkBudget(published: readonly ParsedSkill[], budget: number): Diagnostic[] {

@@ -7,6 +7,7 @@
 import { codes, type Diagnostic } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import { type DocumentRead, type ParsedDocument, readDocument } from '../documents.js';
+import type { Memo } from '../memo.js';
 import { type ParsedSkill, readSkill, SKILLS_DIR } from '../skills.js';
 import type {
   DocumentEntry,
@@ -60,12 +61,16 @@ export interface UnitContext {
   readonly servesSkill: (skill: ParsedSkill | undefined) => skill is ParsedSkill;
   /** Whether a skill in this state is served (a draft only when the build includes drafts). */
   readonly servedPresence: (presence: Presence) => boolean;
+  /** The builder's memo. */
+  readonly memo: Memo;
 }
 
 /** A document file's read, the findings on its declared fields included: they are the file's own. */
 function readDocumentFile(file: SourceFile, context: UnitContext): DocumentRead {
-  const read = readDocument(file);
-  const fields = read.keys ? checkDocumentFields(read.keys, context.frame.documentFields).diagnostics : [];
+  const read = readDocument(file, context.memo);
+  const fields = read.keys
+    ? checkDocumentFields(read.keys, context.frame.documentFields, context.memo).diagnostics
+    : [];
   return fields.length === 0 ? read : { ...read, diagnostics: [...read.diagnostics, ...fields] };
 }
 
@@ -85,7 +90,7 @@ export function readDocumentUnit(
   const read = file ? readDocumentFile(file, context) : undefined;
   if (file && read?.document) return { file, readDiagnostics: read.diagnostics, document: read.document };
   const last = context.fallback.get(path);
-  const lastRead = last ? readDocument(last) : undefined;
+  const lastRead = last ? readDocument(last, context.memo) : undefined;
   if (last && lastRead?.document) {
     return {
       file: last,
@@ -127,7 +132,7 @@ export function readSkillUnit(
   if (files.size === 0 && !unavailable) return undefined;
   const baseSize = frame.base?.bytes.byteLength ?? 0;
   const prefix = `${SKILLS_DIR}${id}/`;
-  const read = files.size > 0 ? readSkill(id, files, baseSize, frame.draftMarker) : undefined;
+  const read = files.size > 0 ? readSkill(id, files, baseSize, frame.draftMarker, context.memo) : undefined;
   const whole =
     read?.skill !== undefined &&
     !unavailable &&
@@ -145,7 +150,8 @@ export function readSkillUnit(
     };
   }
   const lastFiles = fallbackSkillFiles(id, context.fallback);
-  const lastRead = lastFiles.size > 0 ? readSkill(id, lastFiles, baseSize, frame.draftMarker) : undefined;
+  const lastRead =
+    lastFiles.size > 0 ? readSkill(id, lastFiles, baseSize, frame.draftMarker, context.memo) : undefined;
   if (lastRead?.skill && servesSkill(lastRead.skill)) {
     let modifiedMs = 0;
     for (const file of lastFiles.values()) modifiedMs = Math.max(modifiedMs, file.mtimeMs);
