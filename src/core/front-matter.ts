@@ -94,7 +94,8 @@ export const frontMatterInternals = {
   },
   /** Whether the `yaml` package has been loaded in this process (Node's module cache holds it). */
   yamlLoaded(): boolean {
-    return requireHere.cache[requireHere.resolve('yaml')] !== undefined;
+    const require = createRequire(import.meta.url);
+    return require.cache[require.resolve('yaml')] !== undefined;
   },
 };
 
@@ -133,14 +134,12 @@ function splitFrontMatter(text: string): Split | Exclude<FrontMatter, { kind: 'o
 // The `yaml` path: the reference for everything, and the only path for what the fast path declines.
 
 type Yaml = typeof import('yaml');
-const requireHere = createRequire(import.meta.url);
-
 /**
  * `yaml` ships CommonJS; requiring it on first use keeps it out of the start-up of a build that never needs it.
  * Node's module cache is what keeps it loaded: this file holds no state of its own.
  */
 function loadYaml(): Yaml {
-  return requireHere('yaml') as Yaml;
+  return createRequire(import.meta.url)('yaml') as Yaml;
 }
 
 /**
