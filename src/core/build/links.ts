@@ -7,7 +7,8 @@
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { resolveLink } from '../links.js';
 import { classifyLinkPath, readMarkdownFacts } from '../lint/index.js';
-import { findLinks, findSchemeUris, type MarkdownLine } from '../markdown.js';
+import type { MarkdownLine } from '../markdown.js';
+import { findLinks, findSchemeUris } from '../markdown-links.js';
 import type { Memo } from '../memo.js';
 import { BASE_FILE, BASE_PATH, DOCUMENTS_DIR, SKILL_BODY, SKILLS_DIR } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';

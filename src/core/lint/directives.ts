@@ -14,7 +14,8 @@
  */
 import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { maskCodeSpans, readLines } from '../markdown.js';
+import { readLines } from '../markdown.js';
+import { maskCodeSpans } from '../markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { DISABLE_DIRECTIVE } from '../names.js';
 import { type CheckConfig, isKnownCode } from './config.js';

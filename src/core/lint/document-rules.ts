@@ -3,7 +3,8 @@
  * credentials. Called from where the file's lines are already split, so the file is scanned once per change.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { findLinks, type MarkdownLine } from '../markdown.js';
+import type { MarkdownLine } from '../markdown.js';
+import { findLinks } from '../markdown-links.js';
 import { type Memo, NO_MEMO } from '../memo.js';
 import {
   buildAnchors,

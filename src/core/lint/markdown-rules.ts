@@ -5,7 +5,8 @@
  */
 import { decodeUtf8 } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { type MarkdownLine, type MarkdownLink, readLines, scanInlineLinks } from '../markdown.js';
+import { type MarkdownLine, readLines } from '../markdown.js';
+import { type MarkdownLink, scanInlineLinks } from '../markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 
 /** What the rules need of one Markdown file, kept in place of its lines (a tree has a million of them). */

@@ -6,7 +6,7 @@
 import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { resolveLink } from '../links.js';
-import { findLinks, type MarkdownLink } from '../markdown.js';
+import { findLinks, type MarkdownLink } from '../markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { BASE_PATH, type ParsedSkill, SKILL_BODY, SKILLS_DIR } from '../skills.js';
 import type { SourceFile } from '../types.js';
