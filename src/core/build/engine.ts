@@ -91,15 +91,15 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   }
 
   function derive(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult {
-    const full = reachesFrame(changed);
+    const full = frame === undefined || reachesFrame(changed);
     const previousProblems = availability.problems;
     availability = createAvailability(snapshot.problems);
     fallback = snapshot.lastGood ?? new Map();
-    if (full || frame === undefined) {
+    if (full) {
       frame = readFrame({ snapshot, availability, fallback, options, memo });
       reset();
     }
-    const f = frame;
+    const f = frame!;
     const context: UnitContext = { frame: f, availability, fallback, servesSkill, servedPresence, memo };
     const { documents: documentUnits, skills: skillUnits } = units;
 
