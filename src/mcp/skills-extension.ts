@@ -7,7 +7,7 @@
  */
 import type { Catalog, SkillEntry } from '../core/types.js';
 import { buildSkillDirectoryUri } from '../core/uris.js';
-import { decodeCursor, paginate } from './cursor.js';
+import { paginate } from './cursor.js';
 import { invalidParams } from './errors.js';
 
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
@@ -42,17 +42,19 @@ export function toSkillWireEntry(skill: SkillEntry): SkillWireEntry {
   };
 }
 
-/** `skills/list`: one page of published skills, in catalog order; an entry is never split across pages. */
+/**
+ * One page of `skills/list` from `offset` (decoded from the request's cursor): the published skills in catalog
+ * order, an entry never split across pages, and the next page's cursor. The caching fields of the 2026-07-28 era
+ * go beside it in the result.
+ */
 export function listSkillsPage(
   catalog: Catalog,
-  params: Record<string, unknown>,
+  offset: number,
   pageSize: number,
-  cache: CacheFields,
-): { skills: SkillWireEntry[]; nextCursor?: string } & CacheFields {
-  const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'skills', catalog.skills);
+): { items: SkillWireEntry[]; nextCursor?: string } {
   const { page, nextCursor } = paginate('skills', catalog.skills, offset, pageSize);
-  const skills = page.map(toSkillWireEntry);
-  return nextCursor === undefined ? { skills, ...cache } : { skills, nextCursor, ...cache };
+  const items = page.map(toSkillWireEntry);
+  return nextCursor === undefined ? { items } : { items, nextCursor };
 }
 
 /** `skills/get`: the entry whose `SKILL.md` URI is `params.uri`; anything else is -32602 with `data.uri`. */
