@@ -130,6 +130,48 @@ describe('createWatcher', () => {
     expect(matchesDisk(h.store)).toBe(true);
   });
 
+  it('watches directories, not each file, and hears every kind of save from the directory alone', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`knowledge/documents/any/doc-${i}.md`] = `doc ${i}`;
+    for (let i = 0; i < 20; i++) files[`skills/s${i % 2}/references/r${i}.md`] = `ref ${i}`;
+    // No periodic reconcile within the test: what is published came from events.
+    const h = await start(files, { reconcileIntervalMs: 600_000 });
+    const watched = h.watcher.status().watchedPaths ?? 0;
+    expect(watched).toBeGreaterThan(0);
+    // knowledge/, documents/, any/, skills/, s0/, s1/, two references/ and their entries: far fewer than 60 files.
+    expect(watched).toBeLessThan(20);
+
+    h.project.write('knowledge/documents/any/doc-3.md', 'in place');
+    await until(
+      h.store,
+      () => text(h.store, 'knowledge/documents/any/doc-3.md') === 'in place',
+      'a write',
+      2000,
+    );
+    // An editor's atomic save: a temporary file renamed over the document.
+    h.project.write('knowledge/documents/any/.doc-4.md.tmp', 'renamed over');
+    h.project.rename('knowledge/documents/any/.doc-4.md.tmp', 'knowledge/documents/any/doc-4.md');
+    await until(
+      h.store,
+      () => text(h.store, 'knowledge/documents/any/doc-4.md') === 'renamed over',
+      'a rename over',
+      2000,
+    );
+    h.project.remove('skills/s1/references/r7.md');
+    await until(h.store, () => !h.store.hasFile('skills/s1/references/r7.md'), 'a delete', 2000);
+    h.project.write('skills/s0/references/new.md', 'new');
+    await until(h.store, () => text(h.store, 'skills/s0/references/new.md') === 'new', 'a new file', 2000);
+    h.project.write('skills/s2/SKILL.md', 'a new skill');
+    await until(
+      h.store,
+      () => text(h.store, 'skills/s2/SKILL.md') === 'a new skill',
+      'a new directory',
+      2000,
+    );
+    expect(h.errors).toEqual([]);
+    expect(matchesDisk(h.store)).toBe(true);
+  });
+
   it('picks up new directories, a removed tree, and content directories created after start', async () => {
     const h = await start({ 'skills/base.md': 'B' });
     h.project.write('skills/fresh/SKILL.md', 'F');
