@@ -129,8 +129,19 @@ export function summarizeMemory(memory, saves) {
   const warm = Math.round(saves * 0.3);
   const growth = (side) => memory[side].at(-1).rssMb - after(side, warm).rssMb;
   const peak = (side) => Math.max(...memory[side].filter((m) => m.saves >= warm).map((m) => m.rssMb));
+  // V8 collects the old generation when it likes, so the end and the peak move by tens of MB from run to run;
+  // the least-squares slope over the samples after warm-up says whether the trend is up.
+  const slope = (side) => {
+    const points = memory[side].filter((m) => m.saves >= warm);
+    const mx = points.reduce((sum, m) => sum + m.saves, 0) / points.length;
+    const my = points.reduce((sum, m) => sum + m.rssMb, 0) / points.length;
+    const sxy = points.reduce((sum, m) => sum + (m.saves - mx) * (m.rssMb - my), 0);
+    const sxx = points.reduce((sum, m) => sum + (m.saves - mx) ** 2, 0);
+    return sxx === 0 ? 0 : (100 * sxy) / sxx;
+  };
   return {
     warmUpSaves: warm,
+    slopeMbPer100: { plain: slope('plain'), dashboard: slope('dashboard') },
     growthMb: { plain: growth('plain'), dashboard: growth('dashboard') },
     peakMb: { plain: peak('plain'), dashboard: peak('dashboard') },
     endMb: { plain: memory.plain.at(-1).rssMb, dashboard: memory.dashboard.at(-1).rssMb },
