@@ -366,8 +366,10 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
     runReconcile();
   }
 
-  function runReconcile(): void {
-    if (mode === 'closed') return;
+  /** Reconciles now; returns how long the walk took, which spaces the next periodic one. */
+  function runReconcile(): number {
+    if (mode === 'closed') return 0;
+    const started = now();
     try {
       store.reconcile();
     } catch (error) {
@@ -375,6 +377,7 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
     }
     lastReconcileAt = now();
     scheduleRetry();
+    return lastReconcileAt - started;
   }
 
   /**
@@ -384,10 +387,9 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
   function scheduleReconcile(every: number, spacing: number, lastMs = 0): void {
     const timer = setTimeout(
       () => {
-        const started = now();
-        runReconcile();
+        const took = runReconcile();
         // Unless the timers were cleared or replaced meanwhile (closing, or falling back to polling).
-        if (intervalTimer === timer) scheduleReconcile(every, spacing, now() - started);
+        if (intervalTimer === timer) scheduleReconcile(every, spacing, took);
       },
       Math.max(every, lastMs * spacing),
     );
@@ -406,8 +408,7 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
     const closing = fsw?.close();
     fsw = undefined;
     closing?.catch(report);
-    runReconcile();
-    scheduleReconcile(pollIntervalMs, 10);
+    scheduleReconcile(pollIntervalMs, 10, runReconcile());
     emitStatus();
     resolveReady();
     if (!options.forcePolling) scheduleEventsRetry();
@@ -438,8 +439,7 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
           mode = 'events';
           reason = undefined;
           eventsDelay = eventsRetryMs;
-          runReconcile();
-          scheduleReconcile(reconcileIntervalMs, 50);
+          scheduleReconcile(reconcileIntervalMs, 50, runReconcile());
           emitStatus();
         },
       });
@@ -537,9 +537,9 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
         startPolling(`${code}: the watcher cannot watch every file; polling every ${pollIntervalMs} ms`),
       onReady: () => {
         if (mode !== 'events') return;
-        // Anything that changed between the store's first read and chokidar's initial scan.
-        runReconcile();
-        scheduleReconcile(reconcileIntervalMs, 50);
+        // Anything that changed between the store's first read and chokidar's initial scan. The walk it takes also
+        // spaces the first periodic one: on 100,000 files, a second's walk every 5 s would be 20% of a core.
+        scheduleReconcile(reconcileIntervalMs, 50, runReconcile());
         emitStatus();
         resolveReady();
       },

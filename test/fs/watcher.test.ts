@@ -516,7 +516,7 @@ describe('createWatcher: batch timing (fake clock)', () => {
     return { batches, save, advance: (ms: number) => vi.advanceTimersByTime(ms) };
   }
 
-  it('spaces the periodic reconcile by how long a walk takes (50 × the walk, at least every 5 s)', async () => {
+  it('spaces the periodic reconcile by how long a walk takes (50 × the walk, at least every 5 s), the first after ready too', async () => {
     startFakeClock();
     const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
     const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
@@ -530,13 +530,36 @@ describe('createWatcher: batch timing (fake clock)', () => {
       },
     };
     await openFake(project, store, { now: () => Date.now() + walked * 400 });
+    // The walk at ready took 400 ms: the first periodic one comes 20 s later, not after the 5 s minimum.
     expect(walked).toBe(1);
-    vi.advanceTimersByTime(5000);
+    vi.advanceTimersByTime(19_999);
+    expect(walked).toBe(1);
+    vi.advanceTimersByTime(1);
     expect(walked).toBe(2);
     vi.advanceTimersByTime(19_999);
     expect(walked).toBe(2);
     vi.advanceTimersByTime(1);
     expect(walked).toBe(3);
+  });
+
+  it('reconciles every 5 s when a walk is quick', async () => {
+    startFakeClock();
+    const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
+    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    let walked = 0;
+    const store = {
+      ...inner,
+      reconcile: () => {
+        walked++;
+        return inner.reconcile();
+      },
+    };
+    await openFake(project, store, { now: () => Date.now() + walked * 10 });
+    expect(walked).toBe(1);
+    vi.advanceTimersByTime(4_999);
+    expect(walked).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(walked).toBe(2);
   });
 
   it('closes a batch after 4 quiet ms by default, counted from the last event', async () => {

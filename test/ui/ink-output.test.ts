@@ -102,7 +102,7 @@ const TRANSFORMS = {
   upper: [(value: string, index: number) => (index === 0 ? value.toUpperCase() : value)],
 };
 
-function build(spec: fc.RecordValue<{ width: number; height: number; operations: unknown[] }>): InkOutput {
+function build(spec: { width: number; height: number; operations: unknown[] }): InkOutput {
   const output = new OutputClass({ width: spec.width, height: spec.height });
   for (const op of spec.operations as ({ type: string } & Record<string, unknown>)[]) {
     if (op.type === 'write') {
@@ -143,7 +143,7 @@ describe('the dashboard through the fast Output.get', () => {
     original = await installFastOutput();
     const fast = prototype.get;
     // Every frame Ink draws is serialized both ways and compared.
-    prototype.get = function compare(this: never) {
+    prototype.get = function compare(this: ThisParameterType<OutputGet>) {
       const mine = fast.call(this);
       expect(mine).toEqual(original!.call(this));
       frames++;
