@@ -9,11 +9,12 @@
  * (`response-splice.ts`).
  *
  * Owned by a door (the HTTP server, a stdio connection): every server it creates shares it. Bounded: at most
- * `maxBytes` of JSON, the pages past it are serialized per request as before. Dropped with the generation: the
- * first change the source publishes empties it, and a page is never served for a generation other than the one it
- * was made from.
+ * `maxBytes` of JSON per generation, the pages past it are serialized per request as before. Dropped with the
+ * generation: the pages are kept in a `WeakMap` keyed by the generation they were made from, so a page is never
+ * served for another one, and once the store has moved on and nothing holds the old generation, its pages go with
+ * it — the door keeps no reference to a generation, and no subscription to the store.
  */
-import type { CatalogSource, Generation } from '../core/types.js';
+import type { Generation } from '../core/types.js';
 
 /** One serialized page: the JSON text of its entries array, and the cursor of the page after it. */
 export interface ListPage {
@@ -30,7 +31,7 @@ export interface ListPageSource {
 export interface ListPages {
   /**
    * The page of `list` starting at `offset`, `pageSize` entries, of `generation`: from the cache, or built with
-   * `build` and serialized (and kept while the budget allows).
+   * `build` and serialized (and kept while the generation's budget allows).
    */
   page(
     generation: Generation,
@@ -39,51 +40,45 @@ export interface ListPages {
     pageSize: number,
     build: () => ListPageSource,
   ): ListPage;
-  /** Bytes of JSON held now. */
-  bytes(): number;
-  /** Stops listening to the source and drops every page. */
+  /** Bytes of JSON held for `generation`. */
+  bytes(generation: Generation): number;
+  /** Drops every page (the door closed). */
   close(): void;
 }
 
 /** 64 MiB: every page of both lists of a 100,000-document catalog is about 40 MB. */
 export const DEFAULT_LIST_PAGES_MAX_BYTES = 64 * 1024 * 1024;
 
-export function createListPages(
-  source: CatalogSource,
-  options: { readonly maxBytes?: number } = {},
-): ListPages {
+interface GenerationPages {
+  readonly pages: Map<string, ListPage>;
+  held: number;
+}
+
+export function createListPages(options: { readonly maxBytes?: number } = {}): ListPages {
   const maxBytes = options.maxBytes ?? DEFAULT_LIST_PAGES_MAX_BYTES;
-  let generation: Generation | undefined;
-  let pages = new Map<string, ListPage>();
-  let held = 0;
-  const drop = (): void => {
-    generation = undefined;
-    pages = new Map();
-    held = 0;
-  };
-  const unsubscribe = source.subscribe(drop);
+  let byGeneration = new WeakMap<Generation, GenerationPages>();
   return {
-    page(current, list, offset, pageSize, build) {
-      if (current !== generation) {
-        drop();
-        generation = current;
+    page(generation, list, offset, pageSize, build) {
+      let mine = byGeneration.get(generation);
+      if (mine === undefined) {
+        mine = { pages: new Map(), held: 0 };
+        byGeneration.set(generation, mine);
       }
       const key = `${list}:${offset}:${pageSize}`;
-      const cached = pages.get(key);
+      const cached = mine.pages.get(key);
       if (cached !== undefined) return cached;
       const { items, nextCursor } = build();
       const json = Buffer.from(JSON.stringify(items), 'utf8');
       const made: ListPage = nextCursor === undefined ? { json } : { json, nextCursor };
-      if (held + json.byteLength <= maxBytes) {
-        pages.set(key, made);
-        held += json.byteLength;
+      if (mine.held + json.byteLength <= maxBytes) {
+        mine.pages.set(key, made);
+        mine.held += json.byteLength;
       }
       return made;
     },
-    bytes: () => held,
+    bytes: (generation) => byGeneration.get(generation)?.held ?? 0,
     close() {
-      unsubscribe();
-      drop();
+      byGeneration = new WeakMap();
     },
   };
 }

@@ -171,7 +171,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   };
   // The list pages every server of this door answers from, and the splice of each list response in flight, by
   // the web Request the SDK hands each handler as `ctx.http.req`.
-  const listPages = createListPages(source);
+  const listPages = createListPages();
   const splices = new WeakMap<Request, ResponseSplice>();
   const spliceFor = (ctx: ServerContext): ResponseSplice | undefined =>
     ctx.http?.req === undefined ? undefined : splices.get(ctx.http.req);

@@ -69,7 +69,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
     transport: 'stdio',
   });
   const wire = new CompanionStdioWire(source, session, stdin, stdout, log);
-  const listPages = createListPages(source);
+  const listPages = createListPages();
   const handle = serveSdkStdio(
     ({ era }) => {
       const server = createCompanionServer(source, {

@@ -170,9 +170,9 @@ async function expectSamePages(
 }
 
 describe('createListPages', () => {
-  it('serializes a page once per generation, builds it again after a change, and drops it with the generation', () => {
+  it('serializes a page once per generation, and gives each generation its own pages', () => {
     const swappable = createSwappableSource(makeGeneration(1));
-    const pages = createListPages(swappable.source);
+    const pages = createListPages();
     let builds = 0;
     const build = (generation: Generation) => () => {
       builds++;
@@ -185,7 +185,7 @@ describe('createListPages', () => {
     expect(builds).toBe(1);
     expect(a.json.toString('utf8')).toBe(JSON.stringify(first.catalog.resources.slice(0, 2)));
     expect(a.nextCursor).toBe('next');
-    expect(pages.bytes()).toBe(a.json.byteLength);
+    expect(pages.bytes(first)).toBe(a.json.byteLength);
     // Another list, offset or page size is another page.
     pages.page(first, 'skills', 0, 2, build(first));
     pages.page(first, 'resources', 2, 2, build(first));
@@ -193,24 +193,26 @@ describe('createListPages', () => {
     expect(builds).toBe(4);
 
     swappable.publish(makeGeneration(2, ' (edited)'));
-    expect(pages.bytes(), 'dropped when the change is published').toBe(0);
     const second = swappable.source.current();
+    expect(pages.bytes(second)).toBe(0);
     const c = pages.page(second, 'resources', 0, 2, build(second));
     expect(builds).toBe(5);
     expect(c.json.toString('utf8')).toContain('(edited)');
     // A request still holding the older generation never gets the newer page, nor the newer one the older.
-    const d = pages.page(first, 'resources', 0, 2, build(first));
-    expect(d.json.toString('utf8')).not.toContain('(edited)');
-    expect(pages.page(second, 'resources', 0, 2, build(second)).json.toString('utf8')).toContain('(edited)');
+    expect(pages.page(first, 'resources', 0, 2, build(first))).toBe(a);
+    expect(pages.page(second, 'resources', 0, 2, build(second))).toBe(c);
+    expect(builds).toBe(5);
+    // The pages belong to the generation (a WeakMap keyed by it): nothing subscribes to the store.
+    expect(swappable.listeners.size).toBe(0);
 
     pages.close();
-    expect(pages.bytes()).toBe(0);
-    expect(swappable.listeners.size).toBe(0);
+    expect(pages.bytes(first)).toBe(0);
+    expect(pages.bytes(second)).toBe(0);
   });
 
-  it('keeps at most maxBytes of JSON and serves the pages past it without keeping them', () => {
+  it('keeps at most maxBytes of JSON per generation and serves the pages past it without keeping them', () => {
     const { source } = createSwappableSource(makeGeneration(1));
-    const pages = createListPages(source, { maxBytes: 5_000 });
+    const pages = createListPages({ maxBytes: 5_000 });
     const generation = source.current();
     let builds = 0;
     for (let round = 0; round < 2; round++) {
@@ -224,14 +226,13 @@ describe('createListPages', () => {
         );
       }
     }
-    expect(pages.bytes()).toBeGreaterThan(0);
-    expect(pages.bytes()).toBeLessThanOrEqual(5_000);
+    expect(pages.bytes(generation)).toBeGreaterThan(0);
+    expect(pages.bytes(generation)).toBeLessThanOrEqual(5_000);
     // The pages that fit were built once; the rest once per request.
     const kept = Math.floor(
       5_000 / pages.page(generation, 'resources', 0, 20, () => ({ items: [] })).json.length,
     );
     expect(builds).toBe(50 + (50 - kept));
-    pages.close();
   });
 });
 
