@@ -25,6 +25,8 @@ import { completeArgument } from './completion.js';
 import { decodeCursor, paginate } from './cursor.js';
 import { invalidParams, ProtocolError, paramsOf, resourceNotFound } from './errors.js';
 import { MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS } from './limits.js';
+import type { ListPages } from './list-pages.js';
+import type { ResponseSplice } from './response-splice.js';
 import type { ProtocolEra, SessionHandle } from './session-registry.js';
 import {
   type CacheFields,
@@ -114,7 +116,22 @@ export interface CreateServerOptions {
    * stateless request reuses them. Absent: this server keeps its own.
    */
   readonly queries?: CatalogQueries;
+  /**
+   * Answer `resources/list` and `skills/list` from pages serialized once per generation, spliced into the
+   * response by the door that writes it. Absent: every page is built afresh (an in-memory transport, a test).
+   */
+  readonly pages?: ServedPages;
 }
+
+/** The door's list pages, and how a handler finds the response its answer will be spliced into. */
+export interface ServedPages {
+  readonly cache: ListPages;
+  /** The splice of the response to this request; undefined when the door writes it without one. */
+  spliceFor(ctx: ServerContext): ResponseSplice | undefined;
+}
+
+/** The methods whose answers a door splices from cached pages. */
+export const SPLICED_METHODS: ReadonlySet<string> = new Set(['resources/list', SKILLS_LIST_METHOD]);
 
 /** Accepts any params, so malformed ones reach the handler and become -32602 there. */
 const ANY_PARAMS = { params: z.looseObject({}) };
@@ -200,7 +217,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
    */
   const handle = <T>(
     method: string,
-    handler: (params: Record<string, unknown>, generation: Generation) => T,
+    handler: (params: Record<string, unknown>, generation: Generation, ctx: ServerContext) => T,
   ): void => {
     server.setRequestHandler(method, ANY_PARAMS, (raw, ctx) => {
       identify(ctx);
@@ -209,7 +226,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
         throw invalidParams(`${method} cannot run as a task: this server declares no tasks capability`);
       }
       try {
-        return handler(params, source.current()) as Record<string, unknown>;
+        return handler(params, source.current(), ctx) as Record<string, unknown>;
       } catch (error) {
         if (error instanceof ProtocolError) throw error;
         log(
@@ -220,12 +237,41 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
     });
   };
 
-  handle('resources/list', (params, { catalog }) => {
+  /**
+   * One page of a list: from the door's cache, spliced into the response, when the door splices this request's
+   * answer; built afresh otherwise. Either way the same JSON goes out.
+   */
+  const listPage = (
+    generation: Generation,
+    ctx: ServerContext,
+    list: 'resources' | 'skills',
+    offset: number,
+    pageSize: number,
+    build: () => { items: readonly unknown[]; nextCursor?: string },
+  ): { items: unknown; nextCursor?: string } => {
+    const splice = options.pages?.spliceFor(ctx);
+    if (splice === undefined) return build();
+    const page = options.pages!.cache.page(generation, list, offset, pageSize, build);
+    const items = splice.hold(page.json);
+    return page.nextCursor === undefined ? { items } : { items, nextCursor: page.nextCursor };
+  };
+
+  handle('resources/list', (params, generation, ctx) => {
+    const { catalog } = generation;
     const offset =
       params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'resources', catalog.resources);
     host.recordReread();
-    const { page, nextCursor } = paginate('resources', catalog.resources, offset, resourcesPageSize);
-    const resources = page.map(toWireResource);
+    const { items: resources, nextCursor } = listPage(
+      generation,
+      ctx,
+      'resources',
+      offset,
+      resourcesPageSize,
+      () => {
+        const { page, nextCursor } = paginate('resources', catalog.resources, offset, resourcesPageSize);
+        return { items: page.map(toWireResource), ...(nextCursor === undefined ? {} : { nextCursor }) };
+      },
+    );
     return nextCursor === undefined ? { resources } : { resources, nextCursor };
   });
 
@@ -315,10 +361,14 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
 
   handle('tools/call', (params, { catalog }) => callTool(catalog, params.name, params.arguments, queries));
 
-  handle(SKILLS_LIST_METHOD, (params, { catalog }) => {
-    const page = listSkillsPage(catalog, params, skillsPageSize, cache);
+  handle(SKILLS_LIST_METHOD, (params, generation, ctx) => {
+    const { catalog } = generation;
+    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'skills', catalog.skills);
     host.recordReread();
-    return page;
+    const { items: skills, nextCursor } = listPage(generation, ctx, 'skills', offset, skillsPageSize, () =>
+      listSkillsPage(catalog, offset, skillsPageSize),
+    );
+    return nextCursor === undefined ? { skills, ...cache } : { skills, nextCursor, ...cache };
   });
 
   handle(SKILLS_GET_METHOD, (params, { catalog }) => {

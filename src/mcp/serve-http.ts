@@ -26,6 +26,7 @@ import {
   isLegacyRequest,
   PROTOCOL_VERSION_META_KEY,
   type Server,
+  type ServerContext,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { createCatalogQueries } from '../core/queries.js';
@@ -36,6 +37,7 @@ import {
   PROMPTS_LIST_CHANGED,
   RESOURCE_UPDATED,
   type ServedHost,
+  SPLICED_METHODS,
 } from './create-server.js';
 import { ProtocolError } from './errors.js';
 import {
@@ -45,8 +47,10 @@ import {
   SESSION_RETRY_AFTER_SECONDS,
   tooDeepError,
 } from './limits.js';
+import { createListPages } from './list-pages.js';
 import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard } from './listen.js';
 import { attachNotifier } from './notifier.js';
+import { ResponseSplice } from './response-splice.js';
 import {
   createSessionRegistry,
   type ListenFilters,
@@ -166,12 +170,19 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     legacy.lastActivity = Date.now();
     legacy.session.recordActivity();
   };
-  // What the tools keep between calls belongs to the door: a modern request gets a server of its own each time.
+  // The list pages every server of this door answers from, and the splice of each list response in flight, by
+  // the web Request the SDK hands each handler as `ctx.http.req`.
+  const listPages = createListPages();
+  const splices = new WeakMap<Request, ResponseSplice>();
+  const spliceFor = (ctx: ServerContext): ResponseSplice | undefined =>
+    ctx.http?.req === undefined ? undefined : splices.get(ctx.http.req);
   const serverOptions = {
     cacheTtlMs: options.cacheTtlMs,
     pageSize: options.pageSize,
     log,
+    // What the tools keep between calls belongs to the door: a modern request gets a server of its own each time.
     queries: createCatalogQueries(),
+    pages: { cache: listPages, spliceFor },
   };
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
@@ -388,13 +399,19 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       }
     }
 
+    // A list answered from a cached page goes out through a splice (see response-splice.ts).
+    const spliced = SPLICED_METHODS.has((body as { method?: unknown } | null)?.method as string);
     // The SDK converts the request and writes the response back (SSE streams included, with backpressure).
     const node = toNodeHandler(
       {
-        fetch: async (request) =>
-          (await isLegacyRequest(request, body))
-            ? serveLegacy(request, body, res)
-            : serveModern(request, body, listen, res),
+        fetch: async (request) => {
+          const splice = spliced ? new ResponseSplice() : undefined;
+          if (splice !== undefined) splices.set(request, splice);
+          const response = (await isLegacyRequest(request, body))
+            ? await serveLegacy(request, body, res)
+            : await serveModern(request, body, listen, res);
+          return splice === undefined ? response : splice.wrap(response);
+        },
       },
       {
         maxRequestBodySize: maxBody,
@@ -495,6 +512,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       closing ??= (async () => {
         clearInterval(reaper);
         stopNotifying?.();
+        listPages.close();
         await modern.close().catch(() => {});
         await Promise.all([...legacySessions.keys()].map((id) => closeLegacySession(id)));
         await new Promise<void>((resolve) => {
