@@ -86,7 +86,7 @@ describe('the tool registry', () => {
   });
 
   it('is what the diagnostics and serve --help name', async () => {
-    expect(codes.proseUnknownTool.hint({ path: [], name: 'x' })).toContain(`(${TOOL_NAMES.join(', ')})`);
+    expect(codes.proseUnknownTool.hint()).toContain(`(${TOOL_NAMES.join(', ')})`);
     const help = await runCli(['serve', '--help']);
     const words = help.stdout.replace(/\s+/g, ' ');
     for (const name of TOOL_NAMES) expect(words).toContain(name);
