@@ -77,9 +77,7 @@ const CACHEABLE_METHODS = [
   'server/discover',
 ] as const;
 
-export const LIST_CHANGED = 'notifications/resources/list_changed';
-export const RESOURCE_UPDATED = 'notifications/resources/updated';
-export const PROMPTS_LIST_CHANGED = 'notifications/prompts/list_changed';
+export { LIST_CHANGED, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED } from './notification-methods.js';
 
 /**
  * What a server reports about the host it answers: a registry session (stdio, legacy HTTP), or — for a modern
