@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
- * The dashboard's cost to hosts: `companion dev` with its Ink dashboard on a real pseudo-terminal (node-pty,
- * 120×40) beside `companion dev` in plain-log mode, both running for the whole run on two identical copies of
- * the same corpus (the generator is deterministic), each with its own subscribed Streamable HTTP client.
+ * The dashboard's cost to hosts, in both protocol eras: `companion dev` with its Ink dashboard on a real
+ * pseudo-terminal (node-pty, 120×40) beside `companion dev` in plain-log mode, both running for the whole run on
+ * two identical copies of the same corpus (the generator is deterministic). Each daemon has two hosts watching the
+ * same two files: a 2025-11-25 host (`resources/subscribe`, notifications on its session's GET stream) and a
+ * 2026-07-28 host (one `subscriptions/listen` stream) — what an author's Claude Code and VS Code look like.
  *
  * - Latency: the same edits (one document, one skill reference, different bytes every time) alternate between
  *   the two daemons write by write, in ABBA order, so load on this shared machine falls on both alike; the time
- *   from `writeFileSync` returning to `notifications/resources/updated` at that daemon's client.
- * - Memory: then `saves` more saves alternate between them as fast as each is answered (every save its own
- *   batch), sampling both daemons' RSS every 100 saves.
+ *   from `writeFileSync` returning to `notifications/resources/updated` at each host of that daemon.
+ * - Memory: then `saves` more saves alternate between them as fast as both hosts hear each (every save its own
+ *   batch, its own redraw), sampling both daemons' RSS every 100 saves.
  *
  * Every edited file is restored to its original bytes afterwards.
  *
@@ -21,6 +23,7 @@ import { corpusDir, ensureCorpus } from './generate-corpus.mjs';
 import { assertBuilt, createRandom, log, nowMs, percentile, sleep } from './lib.mjs';
 
 const SIDES = ['plain', 'dashboard'];
+const ERAS = ['legacy', 'modern'];
 
 export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols = 120, rows = 40 } = {}) {
   assertBuilt();
@@ -29,7 +32,7 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
     dashboard: ensureCorpus(size, { log, dir: `${corpusDir(size)}-twin` }),
   };
   const daemons = {};
-  const clients = {};
+  const hosts = { plain: {}, dashboard: {} };
   try {
     daemons.plain = await startDevProcess(corpora.plain.root);
     daemons.dashboard = await startDevProcess(corpora.dashboard.root, { tty: { cols, rows } });
@@ -41,22 +44,28 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
       { kind: 'reference', ...corpora[side].editTargets.reference },
     ];
     for (const side of SIDES) {
-      clients[side] = await connectSubscribed(
-        daemons[side].url,
-        targets(side).map((t) => t.uri),
-      );
+      for (const era of ERAS) {
+        hosts[side][era] = await connectSubscribed(
+          daemons[side].url,
+          targets(side).map((t) => t.uri),
+          era,
+        );
+      }
     }
     const rssAfterLoad = { plain: daemons.plain.rssMb(), dashboard: daemons.dashboard.rssMb() };
     const random = createRandom(`dashboard:${size}`);
     const originals = new Map();
+    /** One save; resolves with each era's latency once both hosts of that daemon heard it. */
     const save = async (side, target, label) => {
       const path = join(corpora[side].root, target.path);
       if (!originals.has(path)) originals.set(path, readFileSync(path));
       const extra = Buffer.from(`\n\n${label} (${random.int(0, 1e9)}): the ${target.kind} changed again.\n`);
       writeFileSync(path, Buffer.concat([originals.get(path), extra]));
       const written = nowMs();
-      const arrival = await clients[side].waitUpdated(target.uri, written, 60_000);
-      return arrival.at - written;
+      const arrivals = await Promise.all(
+        ERAS.map((era) => hosts[side][era].waitUpdated(target.uri, written, 60_000)),
+      );
+      return Object.fromEntries(ERAS.map((era, i) => [era, arrivals[i].at - written]));
     };
 
     const samples = { plain: [], dashboard: [] };
@@ -65,13 +74,12 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
         const order = i % 2 === 0 ? SIDES : [...SIDES].reverse();
         for (const side of order) {
           for (const target of targets(side)) {
-            samples[side].push({ kind: target.kind, ms: await save(side, target, `Edit ${i + 1}`) });
+            samples[side].push({ kind: target.kind, ...(await save(side, target, `Edit ${i + 1}`)) });
             // Quiet long enough to close the batch, plus jitter so writes do not lock step with timers.
             await sleep(60 + random.int(0, 60));
           }
         }
       }
-      const rssAfterEdits = { plain: daemons.plain.rssMb(), dashboard: daemons.dashboard.rssMb() };
 
       const memory = { plain: [], dashboard: [] };
       const sample = (done) => {
@@ -80,29 +88,25 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
       sample(0);
       const savesStarted = nowMs();
       for (let done = 1; done <= saves; done++) {
-        for (const side of SIDES) {
-          const target = targets(side)[done % 2];
-          await save(side, target, `Save ${done}`);
-        }
+        for (const side of SIDES) await save(side, targets(side)[done % 2], `Save ${done}`);
         // Just past the 4 ms batch window, so every save is its own batch and its own redraw.
         await sleep(8);
         if (done % 100 === 0) sample(done);
       }
       const savesMs = nowMs() - savesStarted;
 
-      const summary = (side, kind) => {
-        const values = samples[side].filter((s) => kind === undefined || s.kind === kind).map((s) => s.ms);
+      const summary = (side, era) => {
+        const values = samples[side].map((s) => s[era]);
         return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95) };
       };
-      const result = { size, cols, rows, edits, saves, savesMs, rssAfterLoad, rssAfterEdits, memory };
+      const result = { size, cols, rows, edits, saves, savesMs, rssAfterLoad, memory };
       for (const side of SIDES) {
-        result[side] = {
-          all: summary(side),
-          document: summary(side, 'document'),
-          reference: summary(side, 'reference'),
-        };
+        result[side] = Object.fromEntries(ERAS.map((era) => [era, summary(side, era)]));
       }
-      result.ratio = result.dashboard.all.p50 / result.plain.all.p50;
+      result.ratio = Object.fromEntries(
+        ERAS.map((era) => [era, result.dashboard[era].p50 / result.plain[era].p50]),
+      );
+      result.memorySummary = summarizeMemory(memory, saves);
       result.ttyBytes = daemons.dashboard.ttyBytes();
       return result;
     } finally {
@@ -110,9 +114,40 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
       await sleep(300);
     }
   } finally {
-    for (const side of SIDES) await clients[side]?.close().catch(() => {});
+    for (const side of SIDES) for (const era of ERAS) await hosts[side][era]?.close().catch(() => {});
     for (const side of SIDES) await daemons[side]?.stop();
   }
+}
+
+/**
+ * What the RSS samples say against #11's goal: growth over the saves after a warm-up (the first 30% of them —
+ * JIT, memo tables, V8 sizing its heap to the load), and how far the dashboard ends above plain-log mode. The
+ * growth of plain-log mode over the same saves is the noise floor: both daemons build the same generations.
+ */
+export function summarizeMemory(memory, saves) {
+  const after = (side, at) => memory[side].find((m) => m.saves >= at) ?? memory[side].at(-1);
+  const warm = Math.round(saves * 0.3);
+  const growth = (side) => memory[side].at(-1).rssMb - after(side, warm).rssMb;
+  const peak = (side) => Math.max(...memory[side].filter((m) => m.saves >= warm).map((m) => m.rssMb));
+  // V8 collects the old generation when it likes, so the end and the peak move by tens of MB from run to run;
+  // the least-squares slope over the samples after warm-up says whether the trend is up.
+  const slope = (side) => {
+    const points = memory[side].filter((m) => m.saves >= warm);
+    const mx = points.reduce((sum, m) => sum + m.saves, 0) / points.length;
+    const my = points.reduce((sum, m) => sum + m.rssMb, 0) / points.length;
+    const sxy = points.reduce((sum, m) => sum + (m.saves - mx) * (m.rssMb - my), 0);
+    const sxx = points.reduce((sum, m) => sum + (m.saves - mx) ** 2, 0);
+    return sxx === 0 ? 0 : (100 * sxy) / sxx;
+  };
+  return {
+    warmUpSaves: warm,
+    slopeMbPer100: { plain: slope('plain'), dashboard: slope('dashboard') },
+    growthMb: { plain: growth('plain'), dashboard: growth('dashboard') },
+    peakMb: { plain: peak('plain'), dashboard: peak('dashboard') },
+    endMb: { plain: memory.plain.at(-1).rssMb, dashboard: memory.dashboard.at(-1).rssMb },
+    aboveAtEndMb: memory.dashboard.at(-1).rssMb - memory.plain.at(-1).rssMb,
+    abovePeakMb: peak('dashboard') - peak('plain'),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -51,8 +51,10 @@ export async function readWatcherDefaults() {
  * log. `tty: { cols, rows }`: the Ink dashboard on a real pseudo-terminal (node-pty) of that size, drawn exactly
  * as an author sees it; its output is drained (and counted) but not rendered, and readiness is read from the
  * screen's text with escape codes stripped. `nodeArgs` go before the script (e.g. `--cpu-prof`, for profiling).
+ * `waitReady: false` resolves as soon as it listens (`ready` resolves once the watcher is). `env` is added to the
+ * daemon's environment.
  */
-export async function startDevProcess(root, { tty = false, nodeArgs = [] } = {}) {
+export async function startDevProcess(root, { tty = false, nodeArgs = [], waitReady = true, env = {} } = {}) {
   const args = [...nodeArgs, binPath, 'dev', '--root', root, '--port', '0'];
   const lines = [];
   const waiters = [];
@@ -83,13 +85,13 @@ export async function startDevProcess(root, { tty = false, nodeArgs = [] } = {})
   };
   if (tty) {
     const pty = (await import('node-pty')).default;
-    const { CI: _ci, CONTINUOUS_INTEGRATION: _cci, NO_COLOR: _nc, ...env } = process.env;
+    const { CI: _ci, CONTINUOUS_INTEGRATION: _cci, NO_COLOR: _nc, ...inherited } = process.env;
     const child = pty.spawn(process.execPath, args, {
       name: 'xterm-256color',
       cols: tty.cols ?? 120,
       rows: tty.rows ?? 40,
       cwd: root,
-      env: { ...env, TERM: 'xterm-256color', FORCE_COLOR: '1' },
+      env: { ...inherited, ...env, TERM: 'xterm-256color', FORCE_COLOR: '1' },
     });
     pid = child.pid;
     exited = new Promise((resolve) => child.onExit(resolve));
@@ -106,7 +108,7 @@ export async function startDevProcess(root, { tty = false, nodeArgs = [] } = {})
     };
   } else {
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, NO_COLOR: '1', CI: '1' },
+      env: { ...process.env, ...env, NO_COLOR: '1', CI: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     pid = child.pid;
@@ -154,12 +156,22 @@ export async function startDevProcess(root, { tty = false, nodeArgs = [] } = {})
   // Plain mode logs `listening on <url>`; the dashboard shows the URL in its header.
   const urlPattern = tty ? /companion dev .*?(http:\/\/\S+\/mcp)/ : /listening on (http\S+)/;
   const listening = await waitLine(urlPattern, 180_000);
-  await waitLine(tty ? /watching\b|polling/ : /watching\b.*for changes|fell back to polling/, 180_000);
-  const readyMs = nowMs() - started;
-  return {
+  const ready = waitLine(
+    tty ? /watching\b|polling/ : /watching\b.*for changes|watcher polling|fell back to polling/,
+    300_000,
+  ).then((line) => line.at);
+  // Never an unhandled rejection when the caller stops the daemon before it is ready.
+  ready.catch(() => {});
+  const readyAt = waitReady ? await ready : undefined;
+  const handle = {
     url: urlPattern.exec(listening.text)[1],
     pid,
-    readyMs,
+    /** Spawn to `watching`; only when started with `waitReady` (the default). */
+    readyMs: readyAt === undefined ? undefined : readyAt - started,
+    listeningAt: listening.at,
+    /** Set once the watcher is ready (`ready` resolves then). */
+    readyAt,
+    ready: undefined,
     lines,
     ttyBytes: () => ttyBytes,
     rssMb: () => readRssMb(pid),
@@ -169,6 +181,11 @@ export async function startDevProcess(root, { tty = false, nodeArgs = [] } = {})
       if (!hasExited) kill('SIGKILL');
     },
   };
+  handle.ready = ready.then((at) => {
+    handle.readyAt = at;
+  });
+  handle.ready.catch(() => {});
+  return handle;
 }
 
 /** The text of a terminal line: CSI and OSC sequences and carriage returns removed. */

@@ -2,7 +2,7 @@
 /**
  * Deterministic corpus generator for the benchmarks.
  *
- *   node bench/generate-corpus.mjs <S|M|L> [dir]
+ *   node bench/generate-corpus.mjs <S|M|L|XL> [dir]
  *
  * Without `dir`, the corpus is cached under `bench/.corpus/<size>-g<GENERATOR_VERSION>/` and reused when it is
  * already complete. The same size and generator version always give the same bytes (seeded PRNG, no
@@ -11,6 +11,8 @@
  * - S: 30 documents, 15 skills (the size of a real server today)
  * - M: 1,000 documents, 100 skills
  * - L: 10,000 documents (6–10 KB of Markdown each), 1,000 skills (SKILL.md + 2–4 references, some assets), ~100 MB
+ * - XL: 100,000 small documents (0.4–2 KB each, about 0.9 KB on average) and 100 skills, ~110 MB in 100,000 files: the shape of a large
+ *   generated knowledge base (issue 18's outside test). Never part of `npm run bench`'s default: `run.mjs --xl`.
  *
  * Every size is valid content with a scope file whose topics cover every document and skill. S and M pass
  * `companion check` with zero findings (M's scope file raises the listing budget to what its 100 descriptions
@@ -68,7 +70,20 @@ export const SIZES = {
     assetShare: 0.05,
     budget: false,
   },
+  XL: {
+    documents: 100000,
+    skills: 100,
+    docBytes: [200, 900],
+    // 3 scopes × 30 areas × 10 subareas: about 330 documents per directory.
+    areas: 30,
+    subareas: 10,
+    assetShare: 0.1,
+    budget: 'raise',
+  },
 };
+
+/** The sizes `npm run bench` generates by default; XL only on request. */
+export const DEFAULT_SIZES = ['S', 'M', 'L'];
 
 const SCOPES = [
   { id: 'any', title: 'Everyone who writes content', transfers: true, sentence: 'Holds wherever you work.' },
@@ -497,7 +512,7 @@ function fitWords(text, max) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [size, dir] = process.argv.slice(2);
   if (!size || !SIZES[size]) {
-    process.stderr.write('usage: node bench/generate-corpus.mjs <S|M|L> [dir]\n');
+    process.stderr.write('usage: node bench/generate-corpus.mjs <S|M|L|XL> [dir]\n');
     process.exit(2);
   }
   const info = dir

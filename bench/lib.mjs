@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -136,6 +136,28 @@ export async function runMeasured(command, args, options = {}) {
 /** RSS of this process in MB (current, not peak). */
 export function rssMb() {
   return process.memoryUsage().rss / 1024 / 1024;
+}
+
+/** The 1-minute load average now (runnable processes; 2 here means both cores were busy). */
+export function loadAverage() {
+  return loadavg()[0];
+}
+
+/**
+ * Samples the 1-minute load average every `everyMs` until `stop()`, which returns the lowest, median and highest
+ * sample: how busy this shared machine was while a run measured it.
+ */
+export function sampleLoad(everyMs = 5000) {
+  const samples = [loadAverage()];
+  const timer = setInterval(() => samples.push(loadAverage()), everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      samples.push(loadAverage());
+      return { min: Math.min(...samples), median: median(samples), max: Math.max(...samples) };
+    },
+  };
 }
 
 /** Describes this machine for RESULTS.md. */

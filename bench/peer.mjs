@@ -7,8 +7,11 @@
  * - cold load: peer `loadSkills(<root>/skills)` against companion `readSnapshot + buildCatalog` of the whole
  *   corpus (what `check`/`serve` do; 10× the peer's files on L) and of `skills/` alone (the same bytes the peer
  *   reads; companion additionally parses and checks every Markdown file and serves `references/base.md`).
- * - skills/list: a full pagination over an in-memory transport with the same raw client, each side's default
- *   page size (peer 100, companion 100).
+ * - skills/list over stdio, as a host runs both: `companion serve --root <root>` beside bench/peer-server.mjs
+ *   (`loadSkills` attached to an `McpServer` on `StdioServerTransport`), one raw line-delimited JSON-RPC client
+ *   for both that parses every response (2025-11-25), full paginations taking turns A B B A. The goal row.
+ * - skills/list in process: the same pagination over an in-memory transport (no wire: the raw client
+ *   serializes each response object itself), each side's default page size (peer 100, companion 100).
  * - edit → consistent new manifest: one skill reference rewritten, then peer `reload()` against companion
  *   `store.applyChanges([path])`, until the manifest carries the new digest.
  *
@@ -17,9 +20,107 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus } from './generate-corpus.mjs';
-import { assertBuilt, log, median } from './lib.mjs';
+import { assertBuilt, binPath, log, median } from './lib.mjs';
 
 const worker = fileURLToPath(new URL('./peer-worker.mjs', import.meta.url));
+const peerServer = fileURLToPath(new URL('./peer-server.mjs', import.meta.url));
+
+/**
+ * A stdio MCP server as a host drives it: spawned, one JSON-RPC message per line each way, every response line
+ * parsed. `request` resolves with the parsed result and the length of the line it came in.
+ */
+export async function startStdioServer(command, args) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let buffer = '';
+  let stderr = '';
+  const pending = new Map();
+  let nextId = 1;
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-2000);
+  });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    let at = buffer.indexOf('\n');
+    while (at !== -1) {
+      const line = buffer.slice(0, at);
+      buffer = buffer.slice(at + 1);
+      const message = JSON.parse(line);
+      const entry = pending.get(message.id);
+      if (entry) {
+        pending.delete(message.id);
+        if (message.error) entry.reject(new Error(`${message.error.code} ${message.error.message}`));
+        else entry.resolve({ result: message.result, bytes: line.length });
+      }
+      at = buffer.indexOf('\n');
+    }
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      exited.then(() => reject(new Error(`${command} exited; stderr: ${stderr}`)));
+    });
+  await request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'companion-bench', version: '1.0.0' },
+  });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  return {
+    request,
+    async close() {
+      child.stdin.end();
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Every page of `skills/list`: pages, skills and the bytes of the response lines. */
+export async function walkSkills(server) {
+  let cursor;
+  let pages = 0;
+  let skills = 0;
+  let bytes = 0;
+  do {
+    const answer = await server.request('skills/list', cursor === undefined ? {} : { cursor });
+    pages++;
+    skills += answer.result.skills.length;
+    bytes += answer.bytes;
+    cursor = answer.result.nextCursor;
+  } while (cursor !== undefined);
+  return { pages, skills, bytes };
+}
+
+/** Full `skills/list` paginations over stdio, peer and companion taking turns A B B A for `rounds` rounds. */
+async function listOverStdio(info, rounds) {
+  const servers = {
+    peer: await startStdioServer(process.execPath, [peerServer, info.root]),
+    companion: await startStdioServer(process.execPath, [binPath, 'serve', '--root', info.root]),
+  };
+  const times = { peer: [], companion: [] };
+  const walks = {};
+  try {
+    for (const side of Object.keys(servers)) for (let i = 0; i < 3; i++) await walkSkills(servers[side]);
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? ['peer', 'companion'] : ['companion', 'peer'];
+      for (const side of order) {
+        const started = performance.now();
+        walks[side] = await walkSkills(servers[side]);
+        times[side].push(performance.now() - started);
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.close()));
+  }
+  if (walks.peer.skills !== info.skills || walks.companion.skills !== info.skills) {
+    throw new Error(`skills/list over stdio: peer ${walks.peer.skills}, companion ${walks.companion.skills}`);
+  }
+  return { peerMs: median(times.peer), companionMs: median(times.companion), walks };
+}
 
 function runWorker(args) {
   return new Promise((resolve, reject) => {
@@ -69,6 +170,10 @@ export async function runPeer({ size = 'L', rounds } = {}) {
   const coldMs = (side) => median(cold[side].map((r) => r.ms));
   const listMs = (side) => median(warm[side].flatMap((r) => r.times));
   const editMs = (side) => median(warm[side].flatMap((r) => r.editTimes));
+  const stdio = await listOverStdio(info, size === 'L' ? 20 : 30);
+  log(
+    `peer ${size} skills/list over stdio: peer ${stdio.peerMs.toFixed(1)} ms, companion ${stdio.companionMs.toFixed(1)} ms`,
+  );
   const peerSkills = cold.peer[0].skills;
   const companionSkills = cold.companion[0].skills;
   if (peerSkills !== info.skills || companionSkills !== info.skills) {
@@ -93,7 +198,14 @@ export async function runPeer({ size = 'L', rounds } = {}) {
         companionMs: coldMs('companionSkills'),
       },
       {
-        row: 'skills/list, full pagination',
+        row: 'skills/list, full pagination over stdio (`serve`)',
+        goal: 1.2,
+        peerMs: stdio.peerMs,
+        companionMs: stdio.companionMs,
+        note: `${stdio.walks.peer.pages} vs ${stdio.walks.companion.pages} pages, ${(stdio.walks.peer.bytes / 1e3).toFixed(0)} vs ${(stdio.walks.companion.bytes / 1e3).toFixed(0)} KB on the wire`,
+      },
+      {
+        row: 'skills/list, full pagination in process (no wire)',
         peerMs: listMs('peer'),
         companionMs: listMs('companion'),
         note: `${warm.peer[0].pages} vs ${warm.companion[0].pages} pages, ${(warm.peer[0].bytes / 1e3).toFixed(0)} vs ${(warm.companion[0].bytes / 1e3).toFixed(0)} KB`,

@@ -5,7 +5,8 @@
  * concurrent hosts over mixed URIs. Each is set beside a floor measured in the same run on the same connections:
  * the era's cheapest request through the same HTTP stack (`ping` in 2025-11-25; `server/discover` in 2026-07-28,
  * which has no ping), so the ratios say what companion adds on top of the transport. Then `document_lookup`: the
- * first search, the same again, and the first search after a save (`measureSearch`).
+ * first search, the same again, and the first search after a save (`measureSearch`). `reads: false` measures the
+ * two list paginations only.
  *
  *   node bench/protocol.mjs <S|M|L> [--seconds N] [--era legacy|modern]   (starts its own `companion dev`)
  */
@@ -96,16 +97,15 @@ async function throughput(sessions, seconds, op) {
 
 export async function measureProtocol(
   url,
-  { seconds = 5, repeats = 3, sessionsCount = 8, seed = 'protocol', era = 'legacy' } = {},
+  { seconds = 5, repeats = 3, sessionsCount = 8, seed = 'protocol', era = 'legacy', reads = true } = {},
 ) {
   const main = await connect(url, 'companion-bench-main', era);
   const sessions = [];
   try {
-    // The floor: one round trip through the same HTTP stack with the era's cheapest answer.
+    // The floor: one round trip through the same HTTP stack with the era's cheapest answer, measured between the
+    // walks (10 before each), so a busy moment on the shared machine weighs on both sides of the ratio.
     for (let i = 0; i < 20; i++) await main.floor();
     const pings = [];
-    for (let i = 0; i < 50; i++) pings.push((await timed(() => main.floor())).ms);
-    const pingMs = median(pings);
 
     // One untimed walk of each list first, so neither era is timed while the JIT warms its path.
     await listResourcesAll(main.client);
@@ -115,6 +115,7 @@ export async function measureProtocol(
     let resources;
     let skills;
     for (let i = 0; i < repeats; i++) {
+      for (let j = 0; j < 10; j++) pings.push((await timed(() => main.floor())).ms);
       const r = await timed(() => listResourcesAll(main.client));
       resourceRuns.push(r.ms);
       resources = r.value;
@@ -122,6 +123,25 @@ export async function measureProtocol(
       skillRuns.push(s.ms);
       skills = s.value;
     }
+
+    const pingMs = median(pings);
+    const lists = {
+      era,
+      pingMs,
+      resourcesList: {
+        ms: median(resourceRuns),
+        pages: resources.pages,
+        entries: resources.uris.length,
+        ratioToPings: median(resourceRuns) / (resources.pages * pingMs),
+      },
+      skillsList: {
+        ms: median(skillRuns),
+        pages: skills.pages,
+        files: skills.uris.length,
+        ratioToPings: median(skillRuns) / (skills.pages * pingMs),
+      },
+    };
+    if (!reads) return lists;
 
     // Mixed URIs: every listed resource and every file of every skill manifest, shuffled with a seed.
     const random = createRandom(seed);
@@ -154,20 +174,7 @@ export async function measureProtocol(
     const pingAfter = await throughput(sessions, Math.max(2, seconds / 2), ping);
     const pingRate = { perSecond: (pingBefore.perSecond + pingAfter.perSecond) / 2 };
     return {
-      era,
-      pingMs,
-      resourcesList: {
-        ms: median(resourceRuns),
-        pages: resources.pages,
-        entries: resources.uris.length,
-        ratioToPings: median(resourceRuns) / (resources.pages * pingMs),
-      },
-      skillsList: {
-        ms: median(skillRuns),
-        pages: skills.pages,
-        files: skills.uris.length,
-        ratioToPings: median(skillRuns) / (skills.pages * pingMs),
-      },
+      ...lists,
       reads: {
         sessions: sessionsCount,
         seconds,

@@ -18,13 +18,16 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { LISTED_RESOURCE_FIELDS, LISTED_TEMPLATE_FIELDS, pickListed } from '../core/listed-fields.js';
 import { renderPrompt } from '../core/prompt-render.js';
 import { type CatalogQueries, createCatalogQueries } from '../core/queries.js';
-import type { Catalog, CatalogSource, Generation } from '../core/types.js';
+import type { CatalogSource, Generation, ListedResource, ResourceTemplateEntry } from '../core/types.js';
 import { completeArgument } from './completion.js';
 import { decodeCursor, paginate } from './cursor.js';
 import { invalidParams, ProtocolError, paramsOf, resourceNotFound } from './errors.js';
 import { MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS } from './limits.js';
+import type { ListPages } from './list-pages.js';
+import type { ResponseSplice } from './response-splice.js';
 import type { ProtocolEra, SessionHandle } from './session-registry.js';
 import {
   type CacheFields,
@@ -74,9 +77,7 @@ const CACHEABLE_METHODS = [
   'server/discover',
 ] as const;
 
-export const LIST_CHANGED = 'notifications/resources/list_changed';
-export const RESOURCE_UPDATED = 'notifications/resources/updated';
-export const PROMPTS_LIST_CHANGED = 'notifications/prompts/list_changed';
+export { LIST_CHANGED, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED } from './notification-methods.js';
 
 /**
  * What a server reports about the host it answers: a registry session (stdio, legacy HTTP), or — for a modern
@@ -114,38 +115,29 @@ export interface CreateServerOptions {
    * stateless request reuses them. Absent: this server keeps its own.
    */
   readonly queries?: CatalogQueries;
+  /**
+   * Answer `resources/list` and `skills/list` from pages serialized once per generation, spliced into the
+   * response by the door that writes it. Absent: every page is built afresh (an in-memory transport, a test).
+   */
+  readonly pages?: ServedPages;
 }
+
+/** The door's list pages, and how a handler finds the response its answer will be spliced into. */
+export interface ServedPages {
+  readonly cache: ListPages;
+  /** The splice of the response to this request; undefined when the door writes it without one. */
+  spliceFor(ctx: ServerContext): ResponseSplice | undefined;
+}
+
+/** The methods whose answers a door splices from cached pages. */
+export const SPLICED_METHODS: ReadonlySet<string> = new Set(['resources/list', SKILLS_LIST_METHOD]);
 
 /** Accepts any params, so malformed ones reach the handler and become -32602 there. */
 const ANY_PARAMS = { params: z.looseObject({}) };
 
-/** The wire form of a listed resource: exactly these fields, never `annotations.audience`. */
-function toWireResource(resource: Catalog['resources'][number]) {
-  const annotations =
-    resource.annotations.lastModified === undefined
-      ? { priority: resource.annotations.priority }
-      : { priority: resource.annotations.priority, lastModified: resource.annotations.lastModified };
-  return {
-    uri: resource.uri,
-    name: resource.name,
-    title: resource.title,
-    description: resource.description,
-    mimeType: resource.mimeType,
-    size: resource.size,
-    annotations,
-  };
-}
-
-function toWireTemplate(template: Catalog['templates'][number]) {
-  return {
-    uriTemplate: template.uriTemplate,
-    name: template.name,
-    title: template.title,
-    description: template.description,
-    ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
-    annotations: { priority: template.annotations.priority },
-  };
-}
+/** The wire form of a listed resource or template: the fields `listed-fields.ts` lists, in its order. */
+const toWireResource = (resource: ListedResource) => pickListed(resource, LISTED_RESOURCE_FIELDS);
+const toWireTemplate = (template: ResourceTemplateEntry) => pickListed(template, LISTED_TEMPLATE_FIELDS);
 
 /** `prompts/get`'s `arguments`: a map of strings by the spec; anything else is left for `renderPrompt` to refuse. */
 function asArguments(value: unknown): Readonly<Record<string, unknown>> | undefined {
@@ -200,7 +192,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
    */
   const handle = <T>(
     method: string,
-    handler: (params: Record<string, unknown>, generation: Generation) => T,
+    handler: (params: Record<string, unknown>, generation: Generation, ctx: ServerContext) => T,
   ): void => {
     server.setRequestHandler(method, ANY_PARAMS, (raw, ctx) => {
       identify(ctx);
@@ -209,7 +201,7 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
         throw invalidParams(`${method} cannot run as a task: this server declares no tasks capability`);
       }
       try {
-        return handler(params, source.current()) as Record<string, unknown>;
+        return handler(params, source.current(), ctx) as Record<string, unknown>;
       } catch (error) {
         if (error instanceof ProtocolError) throw error;
         log(
@@ -220,12 +212,41 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
     });
   };
 
-  handle('resources/list', (params, { catalog }) => {
+  /**
+   * One page of a list: from the door's cache, spliced into the response, when the door splices this request's
+   * answer; built afresh otherwise. Either way the same JSON goes out.
+   */
+  const listPage = (
+    generation: Generation,
+    ctx: ServerContext,
+    list: 'resources' | 'skills',
+    offset: number,
+    pageSize: number,
+    build: () => { items: readonly unknown[]; nextCursor?: string },
+  ): { items: unknown; nextCursor?: string } => {
+    const splice = options.pages?.spliceFor(ctx);
+    if (splice === undefined) return build();
+    const page = options.pages!.cache.page(generation, list, offset, pageSize, build);
+    const items = splice.hold(page.json);
+    return page.nextCursor === undefined ? { items } : { items, nextCursor: page.nextCursor };
+  };
+
+  handle('resources/list', (params, generation, ctx) => {
+    const { catalog } = generation;
     const offset =
       params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'resources', catalog.resources);
     host.recordReread();
-    const { page, nextCursor } = paginate('resources', catalog.resources, offset, resourcesPageSize);
-    const resources = page.map(toWireResource);
+    const { items: resources, nextCursor } = listPage(
+      generation,
+      ctx,
+      'resources',
+      offset,
+      resourcesPageSize,
+      () => {
+        const { page, nextCursor } = paginate('resources', catalog.resources, offset, resourcesPageSize);
+        return { items: page.map(toWireResource), ...(nextCursor === undefined ? {} : { nextCursor }) };
+      },
+    );
     return nextCursor === undefined ? { resources } : { resources, nextCursor };
   });
 
@@ -315,10 +336,14 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
 
   handle('tools/call', (params, { catalog }) => callTool(catalog, params.name, params.arguments, queries));
 
-  handle(SKILLS_LIST_METHOD, (params, { catalog }) => {
-    const page = listSkillsPage(catalog, params, skillsPageSize, cache);
+  handle(SKILLS_LIST_METHOD, (params, generation, ctx) => {
+    const { catalog } = generation;
+    const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'skills', catalog.skills);
     host.recordReread();
-    return page;
+    const { items: skills, nextCursor } = listPage(generation, ctx, 'skills', offset, skillsPageSize, () =>
+      listSkillsPage(catalog, offset, skillsPageSize),
+    );
+    return nextCursor === undefined ? { skills, ...cache } : { skills, nextCursor, ...cache };
   });
 
   handle(SKILLS_GET_METHOD, (params, { catalog }) => {

@@ -26,17 +26,12 @@ import {
   isLegacyRequest,
   PROTOCOL_VERSION_META_KEY,
   type Server,
+  type ServerContext,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { createCatalogQueries } from '../core/queries.js';
 import type { CatalogChange, CatalogSource } from '../core/types.js';
-import {
-  createCompanionServer,
-  LIST_CHANGED,
-  PROMPTS_LIST_CHANGED,
-  RESOURCE_UPDATED,
-  type ServedHost,
-} from './create-server.js';
+import { createCompanionServer, type ServedHost, SPLICED_METHODS } from './create-server.js';
 import { ProtocolError } from './errors.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -45,8 +40,10 @@ import {
   SESSION_RETRY_AFTER_SECONDS,
   tooDeepError,
 } from './limits.js';
-import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard } from './listen.js';
+import { createListPages } from './list-pages.js';
+import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard, selectHostHeard } from './listen.js';
 import { attachNotifier } from './notifier.js';
+import { ResponseSplice } from './response-splice.js';
 import {
   createSessionRegistry,
   type ListenFilters,
@@ -166,12 +163,19 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     legacy.lastActivity = Date.now();
     legacy.session.recordActivity();
   };
-  // What the tools keep between calls belongs to the door: a modern request gets a server of its own each time.
+  // The list pages every server of this door answers from, and the splice of each list response in flight, by
+  // the web Request the SDK hands each handler as `ctx.http.req`.
+  const listPages = createListPages();
+  const splices = new WeakMap<Request, ResponseSplice>();
+  const spliceFor = (ctx: ServerContext): ResponseSplice | undefined =>
+    ctx.http?.req === undefined ? undefined : splices.get(ctx.http.req);
   const serverOptions = {
     cacheTtlMs: options.cacheTtlMs,
     pageSize: options.pageSize,
     log,
+    // What the tools keep between calls belongs to the door: a modern request gets a server of its own each time.
     queries: createCatalogQueries(),
+    pages: { cache: listPages, spliceFor },
   };
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
@@ -218,13 +222,8 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     if (heard.listChanged) modern.notify.resourcesChanged();
     if (heard.promptsListChanged) modern.notify.promptsChanged();
     for (const uri of heard.updatedUris) modern.notify.resourceUpdated(uri);
-    const generation = change.current.number;
     for (const listen of listens) {
-      const mine = selectHeard([listen.filters], heard);
-      if (mine.listChanged) listen.session.recordNotification(LIST_CHANGED, generation);
-      if (mine.promptsListChanged) listen.session.recordNotification(PROMPTS_LIST_CHANGED, generation);
-      for (const uri of mine.updatedUris)
-        listen.session.recordNotification(RESOURCE_UPDATED, generation, uri);
+      listen.session.recordHeard(change.current.number, selectHostHeard('modern', listen.session, heard));
     }
   };
   const addListen = (listen: ModernListen): void => {
@@ -388,13 +387,19 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       }
     }
 
+    // A list answered from a cached page goes out through a splice (see response-splice.ts).
+    const spliced = SPLICED_METHODS.has((body as { method?: unknown } | null)?.method as string);
     // The SDK converts the request and writes the response back (SSE streams included, with backpressure).
     const node = toNodeHandler(
       {
-        fetch: async (request) =>
-          (await isLegacyRequest(request, body))
-            ? serveLegacy(request, body, res)
-            : serveModern(request, body, listen, res),
+        fetch: async (request) => {
+          const splice = spliced ? new ResponseSplice() : undefined;
+          if (splice !== undefined) splices.set(request, splice);
+          const response = (await isLegacyRequest(request, body))
+            ? await serveLegacy(request, body, res)
+            : await serveModern(request, body, listen, res);
+          return splice === undefined ? response : splice.wrap(response);
+        },
       },
       {
         maxRequestBodySize: maxBody,
@@ -495,6 +500,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       closing ??= (async () => {
         clearInterval(reaper);
         stopNotifying?.();
+        listPages.close();
         await modern.close().catch(() => {});
         await Promise.all([...legacySessions.keys()].map((id) => closeLegacySession(id)));
         await new Promise<void>((resolve) => {

@@ -7,7 +7,9 @@
  * - a listen filter is narrowed to served URIs and bounded (`listen.ts`), and every acknowledged stream is
  *   recorded in the session registry until it is cancelled or torn down;
  * - when the host closes stdin, every request it already sent is answered before the connection closes (the SDK
- *   transport would abort them).
+ *   transport would abort them);
+ * - a list answered from a page serialized earlier (`list-pages.ts`) is written with that page's bytes spliced into
+ *   the SDK's serialization of the response (`response-splice.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
@@ -23,10 +25,12 @@ import {
 import { StdioServerTransport, serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import { createCatalogQueries } from '../core/queries.js';
 import type { CatalogSource } from '../core/types.js';
-import { createCompanionServer } from './create-server.js';
+import { createCompanionServer, SPLICED_METHODS } from './create-server.js';
 import { exceedsJsonDepth, MAX_LISTEN_STREAMS_PER_CONNECTION, requestIdOf, tooDeepError } from './limits.js';
+import { createListPages } from './list-pages.js';
 import { LISTEN_METHOD, narrowListen } from './listen.js';
 import { attachNotifier } from './notifier.js';
+import { ResponseSplice } from './response-splice.js';
 import {
   createSessionRegistry,
   type ListenFilters,
@@ -67,6 +71,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   });
   const wire = new CompanionStdioWire(source, session, stdin, stdout, log);
   const queries = createCatalogQueries();
+  const listPages = createListPages();
   const handle = serveSdkStdio(
     ({ era }) => {
       const server = createCompanionServer(source, {
@@ -76,6 +81,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
         pageSize: options.pageSize,
         log,
         queries,
+        pages: { cache: listPages, spliceFor: (ctx) => wire.spliceFor(ctx.mcpReq.id) },
       });
       attachNotifier(server, source, session, era, log);
       return server;
@@ -94,6 +100,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   await wire.closed;
   options.signal?.removeEventListener('abort', stop);
   await handle.close().catch(() => {});
+  listPages.close();
   session.close();
 }
 
@@ -105,6 +112,7 @@ class CompanionStdioWire implements Transport {
   /** Resolves once the transport has closed (stdin ended and drained, stdout failed, or close()). */
   readonly closed: Promise<void>;
   readonly #inner: StdioServerTransport;
+  readonly #stdout: NodeJS.WritableStream;
   readonly #source: CatalogSource;
   readonly #session: SessionHandle;
   readonly #log: (line: string) => void;
@@ -113,6 +121,9 @@ class CompanionStdioWire implements Transport {
   readonly #drained: (() => void)[] = [];
   /** Listen requests delivered and not yet acknowledged, with the envelope they came with. */
   readonly #listening = new Map<string, Record<string, unknown> | undefined>();
+  /** The splice of each list request delivered and not yet answered, by id. */
+  readonly #splices = new Map<string | number, ResponseSplice>();
+  #closed = false;
 
   constructor(
     source: CatalogSource,
@@ -124,6 +135,7 @@ class CompanionStdioWire implements Transport {
     this.#source = source;
     this.#session = session;
     this.#log = log;
+    this.#stdout = stdout;
     // The SDK transport reads a feed that ends only once every request already read has been answered.
     const feed = new PassThrough();
     stdin.pipe(feed, { end: false });
@@ -141,6 +153,8 @@ class CompanionStdioWire implements Transport {
     );
     this.closed = new Promise((resolve) => {
       this.#inner.onclose = () => {
+        this.#closed = true;
+        this.#splices.clear();
         stdin.unpipe(feed);
         stdin.off('end', onEnd);
         stdin.off('close', onEnd);
@@ -162,7 +176,38 @@ class CompanionStdioWire implements Transport {
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     this.#observeOutbound(message as Record<string, unknown>);
-    return this.#inner.send(message);
+    const id = requestIdOf(message);
+    const splice = id === null || 'method' in message ? undefined : this.#splices.get(id);
+    if (splice === undefined) return this.#inner.send(message);
+    this.#splices.delete(id!);
+    return splice.pending ? this.#writeSpliced(message, splice) : this.#inner.send(message);
+  }
+
+  /** The splice of the answer to request `id`, while it is being answered. */
+  spliceFor(id: string | number): ResponseSplice | undefined {
+    return this.#splices.get(id);
+  }
+
+  /**
+   * The message as the SDK's transport would write it (one JSON line), with the held bytes spliced in: written to
+   * the same stream the transport writes to, so the order of the messages is kept.
+   */
+  #writeSpliced(message: JSONRPCMessage, splice: ResponseSplice): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('the stdio connection is closed'));
+    const parts = splice.replace(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
+    const line = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    return new Promise((resolve, reject) => {
+      const stdout = this.#stdout;
+      const settle = (error?: unknown): void => {
+        stdout.off('error', settle);
+        stdout.off('drain', settle);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      stdout.once('error', settle);
+      if (stdout.write(line)) settle();
+      else stdout.once('drain', () => settle());
+    });
   }
 
   #receive(message: JSONRPCMessage): void {
@@ -192,10 +237,15 @@ class CompanionStdioWire implements Transport {
     }
     if (method === 'notifications/cancelled') {
       const cancelled = (message as { params?: { requestId?: unknown } }).params?.requestId;
-      if (cancelled !== undefined) this.#session.closeListen(String(cancelled));
+      if (cancelled !== undefined) {
+        this.#session.closeListen(String(cancelled));
+        // A cancelled request is never answered, so its splice would never be used.
+        if (typeof cancelled === 'string' || typeof cancelled === 'number') this.#splices.delete(cancelled);
+      }
     }
     // A listen request stays open until cancelled: it is never waited for.
     if (isRequest && method !== LISTEN_METHOD) this.#pending.add(id);
+    if (isRequest && SPLICED_METHODS.has(method)) this.#splices.set(id, new ResponseSplice());
     this.onmessage?.(message);
   }
 

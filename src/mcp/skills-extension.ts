@@ -7,7 +7,7 @@
  */
 import type { Catalog, SkillEntry } from '../core/types.js';
 import { buildSkillDirectoryUri } from '../core/uris.js';
-import { decodeCursor, paginate } from './cursor.js';
+import { paginate } from './cursor.js';
 import { invalidParams } from './errors.js';
 
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
@@ -30,9 +30,9 @@ export interface SkillWireEntry {
 }
 
 /**
- * Built afresh for every answer, on purpose: memoizing the entry per `SkillEntry` (a `WeakMap`) was measured
- * slower, not faster — the copy it saves is small, and serializing long-lived cached entries costs more than
- * serializing fresh ones (L, 1,000 skills: a full `skills/list` pagination 3.35 → 3.62 ms p50, 3.74 frozen).
+ * A fresh wire object per call: what is worth keeping is the serialized page (`list-pages.ts`), which the doors
+ * reuse for a whole generation; memoizing these objects instead was measured slower (serializing long-lived
+ * cached objects costs more than serializing fresh ones: L, a full `skills/list` pagination 3.35 → 3.62 ms p50).
  */
 export function toSkillWireEntry(skill: SkillEntry): SkillWireEntry {
   return {
@@ -42,17 +42,19 @@ export function toSkillWireEntry(skill: SkillEntry): SkillWireEntry {
   };
 }
 
-/** `skills/list`: one page of published skills, in catalog order; an entry is never split across pages. */
+/**
+ * One page of `skills/list` from `offset` (decoded from the request's cursor): the published skills in catalog
+ * order, an entry never split across pages, and the next page's cursor. The caching fields of the 2026-07-28 era
+ * go beside it in the result.
+ */
 export function listSkillsPage(
   catalog: Catalog,
-  params: Record<string, unknown>,
+  offset: number,
   pageSize: number,
-  cache: CacheFields,
-): { skills: SkillWireEntry[]; nextCursor?: string } & CacheFields {
-  const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, 'skills', catalog.skills);
+): { items: SkillWireEntry[]; nextCursor?: string } {
   const { page, nextCursor } = paginate('skills', catalog.skills, offset, pageSize);
-  const skills = page.map(toSkillWireEntry);
-  return nextCursor === undefined ? { skills, ...cache } : { skills, nextCursor, ...cache };
+  const items = page.map(toSkillWireEntry);
+  return nextCursor === undefined ? { items } : { items, nextCursor };
 }
 
 /** `skills/get`: the entry whose `SKILL.md` URI is `params.uri`; anything else is -32602 with `data.uri`. */

@@ -10,10 +10,14 @@ import { Dashboard } from './components/Dashboard.js';
 import { VIEWS, type ViewName } from './components/Header.js';
 import { ColorContext } from './components/Tint.js';
 import type { DevModel } from './dev-state.js';
+import { installFastOutput } from './ink-output.js';
 import { buildEditorCommand, type EditorTarget, findEditor, formatFileLink } from './open-in-editor.js';
 import { useFrameState } from './use-frame-state.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { listFindings } from './views/ProblemsView.js';
+
+// Before anything renders: Ink's frame serializer allocates per terminal cell (see ink-output.ts).
+await installFastOutput();
 
 /** What the UI remembers across a remount (after the editor): the view and the selected finding. */
 export interface UiState {

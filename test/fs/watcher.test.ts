@@ -130,6 +130,48 @@ describe('createWatcher', () => {
     expect(matchesDisk(h.store)).toBe(true);
   });
 
+  it('watches directories, not each file, and hears every kind of save from the directory alone', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`knowledge/documents/any/doc-${i}.md`] = `doc ${i}`;
+    for (let i = 0; i < 20; i++) files[`skills/s${i % 2}/references/r${i}.md`] = `ref ${i}`;
+    // No periodic reconcile within the test: what is published came from events.
+    const h = await start(files, { reconcileIntervalMs: 600_000 });
+    const watched = h.watcher.status().watchedPaths ?? 0;
+    expect(watched).toBeGreaterThan(0);
+    // knowledge/, documents/, any/, skills/, s0/, s1/, two references/ and their entries: far fewer than 60 files.
+    expect(watched).toBeLessThan(20);
+
+    h.project.write('knowledge/documents/any/doc-3.md', 'in place');
+    await until(
+      h.store,
+      () => text(h.store, 'knowledge/documents/any/doc-3.md') === 'in place',
+      'a write',
+      2000,
+    );
+    // An editor's atomic save: a temporary file renamed over the document.
+    h.project.write('knowledge/documents/any/.doc-4.md.tmp', 'renamed over');
+    h.project.rename('knowledge/documents/any/.doc-4.md.tmp', 'knowledge/documents/any/doc-4.md');
+    await until(
+      h.store,
+      () => text(h.store, 'knowledge/documents/any/doc-4.md') === 'renamed over',
+      'a rename over',
+      2000,
+    );
+    h.project.remove('skills/s1/references/r7.md');
+    await until(h.store, () => !h.store.hasFile('skills/s1/references/r7.md'), 'a delete', 2000);
+    h.project.write('skills/s0/references/new.md', 'new');
+    await until(h.store, () => text(h.store, 'skills/s0/references/new.md') === 'new', 'a new file', 2000);
+    h.project.write('skills/s2/SKILL.md', 'a new skill');
+    await until(
+      h.store,
+      () => text(h.store, 'skills/s2/SKILL.md') === 'a new skill',
+      'a new directory',
+      2000,
+    );
+    expect(h.errors).toEqual([]);
+    expect(matchesDisk(h.store)).toBe(true);
+  });
+
   it('picks up new directories, a removed tree, and content directories created after start', async () => {
     const h = await start({ 'skills/base.md': 'B' });
     h.project.write('skills/fresh/SKILL.md', 'F');
@@ -474,7 +516,7 @@ describe('createWatcher: batch timing (fake clock)', () => {
     return { batches, save, advance: (ms: number) => vi.advanceTimersByTime(ms) };
   }
 
-  it('spaces the periodic reconcile by how long a walk takes (50 × the walk, at least every 5 s)', async () => {
+  it('spaces the periodic reconcile by how long a walk takes (50 × the walk, at least every 5 s), the first after ready too', async () => {
     startFakeClock();
     const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
     const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
@@ -488,13 +530,36 @@ describe('createWatcher: batch timing (fake clock)', () => {
       },
     };
     await openFake(project, store, { now: () => Date.now() + walked * 400 });
+    // The walk at ready took 400 ms: the first periodic one comes 20 s later, not after the 5 s minimum.
     expect(walked).toBe(1);
-    vi.advanceTimersByTime(5000);
+    vi.advanceTimersByTime(19_999);
+    expect(walked).toBe(1);
+    vi.advanceTimersByTime(1);
     expect(walked).toBe(2);
     vi.advanceTimersByTime(19_999);
     expect(walked).toBe(2);
     vi.advanceTimersByTime(1);
     expect(walked).toBe(3);
+  });
+
+  it('reconciles every 5 s when a walk is quick', async () => {
+    startFakeClock();
+    const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
+    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    let walked = 0;
+    const store = {
+      ...inner,
+      reconcile: () => {
+        walked++;
+        return inner.reconcile();
+      },
+    };
+    await openFake(project, store, { now: () => Date.now() + walked * 10 });
+    expect(walked).toBe(1);
+    vi.advanceTimersByTime(4_999);
+    expect(walked).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(walked).toBe(2);
   });
 
   it('closes a batch after 4 quiet ms by default, counted from the last event', async () => {

@@ -24,7 +24,7 @@ import {
   startHttp,
   waitFor,
 } from '../helpers/mcp-client.js';
-import { spawnCli } from '../helpers/run-cli.js';
+import { binPath, spawnCli } from '../helpers/run-cli.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 import { catalogDigests, diskDigests } from './served.js';
 
@@ -409,6 +409,61 @@ describe('faults on disk', () => {
     serve.child.kill('SIGTERM');
     expect(await serve.exit).toEqual({ code: 0, signal: null });
   });
+
+  // A real limit, not an injected error: in a user namespace of its own, root may lower the namespace's
+  // inotify watch limit (user.max_inotify_watches) without touching the machine's.
+  const lowLimit = (limit: number) => `echo ${limit} > /proc/sys/user/max_inotify_watches`;
+  const canLimitWatches = spawnSync('unshare', ['-U', '-r', 'sh', '-c', lowLimit(3)]).status === 0;
+  if (!canLimitWatches)
+    console.warn('skipping the real inotify limit: this system cannot unshare a user namespace');
+  it.skipIf(!canLimitWatches)(
+    '`companion dev` that hits the real inotify limit falls back to polling, says so, and still serves every save',
+    { timeout: 30_000 },
+    async () => {
+      const project = createProject();
+      const dev = spawn(
+        'unshare',
+        [
+          '-U',
+          '-r',
+          'sh',
+          '-c',
+          `${lowLimit(3)} && exec "$0" "$@"`,
+          process.execPath,
+          binPath,
+          'dev',
+          '--port',
+          '0',
+          '--root',
+          project.root,
+        ],
+        { env: { ...process.env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      dev.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      dev.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const exited = new Promise<number | null>((resolve) => dev.once('close', resolve));
+      cleanups.push(() => {
+        dev.kill('SIGKILL');
+      });
+      await waitFor(
+        () => /^\[companion\] watcher fell back to polling: ENOSPC: /m.test(stdout),
+        20_000,
+        `the fallback line in\n${stdout}\n${stderr}`,
+      );
+      // Polling: a new file is picked up without any event.
+      project.write('skills/write-a-skill/references/polled.md', 'polled\n');
+      await waitFor(() => /generation 2 /.test(stdout), 10_000, `the rebuild in\n${stdout}`);
+      expect(stdout).not.toMatch(/^\[companion\] error: /m);
+      dev.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    },
+  );
 
   it('a watcher that fails with ENOSPC (the inotify limit) falls back to polling, says why, and converges', async () => {
     const statuses: WatcherStatus[] = [];

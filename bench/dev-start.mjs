@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+/**
+ * `companion dev` from a host's point of view, from the moment it is started (issue 18's rows about start-up):
+ *
+ * - **start → listening**: spawn to the plain log's `listening on <url>`.
+ * - **start → a full `skills/list` answered**: a 2026-07-28 host connects the moment the daemon listens and walks
+ *   every page of `skills/list` (what a Skills host does first); spawn to its last page.
+ * - **start → ready**: spawn to `watching … for changes` (edits are noticed from then on).
+ * - **RSS after ready**, after the idle time and after the first search.
+ * - **CPU after ready**: the daemon's CPU time (user + system, from `/proc/<pid>/stat`) over `idleSeconds` with no
+ *   host and no edit, in 5-second windows: an idle daemon should cost nothing but its reconcile walk.
+ * - **first `document_lookup` after ready** (and the idle time): the first search builds the index (what the first
+ *   question costs).
+ *
+ *   node bench/dev-start.mjs <S|M|L|XL> [--idle-seconds N] [--runs N]
+ */
+import { readFileSync } from 'node:fs';
+import { startDevProcess } from './edit-latency.mjs';
+import { ensureCorpus } from './generate-corpus.mjs';
+import { assertBuilt, log, median, nowMs, sleep } from './lib.mjs';
+import { connect, listSkillsAll } from './protocol.mjs';
+
+const CLOCK_TICKS = 100;
+
+/** User + system CPU time of a process, in ms (Linux). */
+export function readCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function startOnce(info, { idleSeconds, query }) {
+  const spawned = nowMs();
+  const daemon = await startDevProcess(info.root, { waitReady: false });
+  try {
+    const listeningMs = daemon.listeningAt - spawned;
+    const host = await connect(daemon.url, 'companion-bench-start', 'modern');
+    let skills;
+    try {
+      skills = await listSkillsAll(host.client);
+    } finally {
+      await host.close().catch(() => {});
+    }
+    const skillsListedMs = nowMs() - spawned;
+    await daemon.ready;
+    const readyMs = daemon.readyAt - spawned;
+    const rssAfterReadyMb = daemon.rssMb();
+    // Idle first, as the issue measured it: nothing asked, nothing edited, from the moment the watcher is ready.
+    const windows = [];
+    let cpu = readCpuMs(daemon.pid);
+    let at = nowMs();
+    for (let i = 0; i < Math.ceil(idleSeconds / 5); i++) {
+      await sleep(5000);
+      const nextCpu = readCpuMs(daemon.pid);
+      const nextAt = nowMs();
+      windows.push((nextCpu - cpu) / (nextAt - at));
+      cpu = nextCpu;
+      at = nextAt;
+    }
+    const rssAfterIdleMb = daemon.rssMb();
+    const searcher = await connect(daemon.url, 'companion-bench-search', 'legacy');
+    let firstSearchMs;
+    try {
+      const started = nowMs();
+      await searcher.client.callTool({ name: 'document_lookup', arguments: { query } });
+      firstSearchMs = nowMs() - started;
+    } finally {
+      await searcher.close().catch(() => {});
+    }
+    return {
+      listeningMs,
+      skillsListedMs,
+      skillPages: skills.pages,
+      readyMs,
+      rssAfterReadyMb,
+      idleCpuWindows: windows,
+      rssAfterIdleMb,
+      firstSearchMs,
+      rssAfterSearchMb: daemon.rssMb(),
+    };
+  } finally {
+    await daemon.stop();
+  }
+}
+
+export async function runDevStart({
+  size = 'L',
+  runs = 1,
+  idleSeconds = 10,
+  query = 'migrate release token',
+}) {
+  assertBuilt();
+  const info = ensureCorpus(size, { log });
+  const samples = [];
+  for (let run = 0; run < runs; run++) {
+    samples.push(await startOnce(info, { idleSeconds, query }));
+    const last = samples.at(-1);
+    log(
+      `dev start ${size} ${run + 1}/${runs}: listening ${last.listeningMs.toFixed(0)} ms, skills/list ${last.skillsListedMs.toFixed(0)} ms, ready ${last.readyMs.toFixed(0)} ms, RSS ${last.rssAfterReadyMb.toFixed(0)} MB, first search ${last.firstSearchMs.toFixed(0)} ms`,
+    );
+  }
+  const med = (key) => median(samples.map((s) => s[key]));
+  const windows = samples.flatMap((s) => s.idleCpuWindows);
+  return {
+    size,
+    runs,
+    corpusMb: info.bytes / 1048576,
+    files: info.files,
+    listeningMs: med('listeningMs'),
+    skillsListedMs: med('skillsListedMs'),
+    skillPages: samples[0].skillPages,
+    readyMs: med('readyMs'),
+    rssAfterReadyMb: med('rssAfterReadyMb'),
+    firstSearchMs: med('firstSearchMs'),
+    rssAfterSearchMb: med('rssAfterSearchMb'),
+    idleSeconds,
+    idleCpuShare: windows.reduce((sum, v) => sum + v, 0) / windows.length,
+    idleCpuMaxWindow: Math.max(...windows),
+    rssAfterIdleMb: med('rssAfterIdleMb'),
+    query,
+    samples,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const size = args.find((a) => !a.startsWith('--')) ?? 'L';
+  const option = (name, fallback) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? Number(args[at + 1]) : fallback;
+  };
+  const result = await runDevStart({
+    size,
+    runs: option('--runs', 1),
+    idleSeconds: option('--idle-seconds', 30),
+  });
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  process.exit(0);
+}
