@@ -220,9 +220,8 @@ const PROCESS_ALLOWLIST: Record<string, string> = {
   'src/fs/apply-fixes.ts': "temp names carry the pid; a root run keeps the file's owner (getuid)",
   'src/mcp/serve-stdio.ts': 'stdin/stdout are the defaults of the public serveStdio',
   'src/ui/app.tsx': '$VISUAL/$EDITOR default to process.env',
-  'src/install/config-file.ts': 'refuses a config of another user (getuid)',
-  'src/install/write-file.ts':
-    "a root run gives what it creates the directory's owner (getuid); temp names carry the pid",
+  'src/install/install-fs.ts':
+    "the real disk's user (getuid): a config of another user is refused, a root run keeps owners",
 };
 
 interface BiomeDiagnostic {

@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { CLIENT_IDS, parseClientIds, readHome } from '../../install/clients.js';
+import { isDirectory } from '../../install/install-fs.js';
 import { formatUninstallReport, uninstall } from '../../install/uninstall.js';
-import { isDirectory } from '../../install/write-file.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
 import type { Command } from '../io.js';
 
