@@ -182,8 +182,8 @@ const PLANTS: Record<string, readonly Plant[]> = {
   ],
 };
 
-/** The API entry points are fixed file names, so each gets its own tree. */
-const API_PLANTS: readonly { name: string; file: string; code: string; rejected: boolean }[] = [
+/** Rules for fixed file names (the API entry points, install's plan and apply): each gets its own tree. */
+const FILE_PLANTS: readonly { name: string; file: string; code: string; rejected: boolean }[] = [
   {
     name: 'src/api/index.ts loads no SDK: no src/mcp',
     file: 'src/api/index.ts',
@@ -206,6 +206,36 @@ const API_PLANTS: readonly { name: string; file: string; code: string; rejected:
     name: 'src/api/server.ts re-exports the transports',
     file: 'src/api/server.ts',
     code: "export { serveHttp } from '../mcp/serve-http.js';",
+    rejected: false,
+  },
+  {
+    name: "install's plan reads no node:fs (only through an InstallDisk)",
+    file: 'src/install/install-plan.ts',
+    code: "import { readFileSync } from 'node:fs'; export { readFileSync };",
+    rejected: true,
+  },
+  {
+    name: "install's apply writes no node:fs (only through an InstallFs)",
+    file: 'src/install/install-apply.ts',
+    code: "import fs from 'node:fs'; export { fs };",
+    rejected: true,
+  },
+  {
+    name: "install's report renders values, no node:fs",
+    file: 'src/install/report/format-install.ts',
+    code: "import { existsSync } from 'node:fs'; export { existsSync };",
+    rejected: true,
+  },
+  {
+    name: "install's plan still follows install's room (no SDK)",
+    file: 'src/install/install-plan.ts',
+    code: "import * as sdk from '@modelcontextprotocol/server'; export { sdk };",
+    rejected: true,
+  },
+  {
+    name: 'install-fs.ts is where node:fs lives',
+    file: 'src/install/install-fs.ts',
+    code: "import fs from 'node:fs'; export { fs };",
     rejected: false,
   },
 ];
@@ -283,7 +313,7 @@ describe('the rooms, enforced by the lint', () => {
     });
   }
 
-  for (const api of API_PLANTS) {
+  for (const api of FILE_PLANTS) {
     it(api.name, async () => {
       const tree = createTempProject({ [api.file]: `${api.code}\n` }, { prefix: 'companion-rooms-' });
       try {
