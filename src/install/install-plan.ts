@@ -10,7 +10,7 @@ import { type ClientDefinition, type ClientId, isClientId, readClient } from './
 import { type ClientRequest, type ConfigPlan, planConfigs } from './config-plan.js';
 import type { ConfigOutcome, InstallInput, InstallReport } from './install.js';
 import { type InstallDisk, isDirectory, nodeInstallFs, readRealOrSelf } from './install-fs.js';
-import { buildPublication, compareCodePoints } from './publication.js';
+import { buildPublication, compareCodePoints, type PublishedSkill } from './publication.js';
 import { type DirectoryPlan, planSkillsDirectory } from './publish-skills.js';
 import { type InstallRecord, RECORD_FILE, RECORD_VERSION, readInstallRecord } from './record.js';
 import {
@@ -65,38 +65,8 @@ export function planInstall(input: InstallInput, disk: InstallDisk = nodeInstall
   const server = catalog.server.name;
   const publication = buildPublication(catalog);
 
-  // The earlier record counts only when it is this server's: another server's copies are its own business.
-  const previous = readInstallRecord(project, disk);
-  let recordNote: string | undefined;
-  let record: InstallRecord | undefined;
-  let recordedClients: { id: ClientId; name: string }[] = [];
-  let recordedUrl: string | undefined;
-  if (previous.status === 'invalid') recordNote = `${previous.reason}; writing a new record.`;
-  else if (previous.status !== 'absent' && previous.record.server !== server) {
-    recordNote = `${RECORD_FILE} recorded the server "${previous.record.server}"; it now records "${server}" (what "${previous.record.server}" installed stays where it is).`;
-  } else if (previous.status === 'legacy') {
-    recordNote = `${RECORD_FILE} was written by an older companion that did not record what it wrote; entries and copies it made count as yours unless they are exactly what this install writes.`;
-    recordedClients = previous.record.clients.filter(isClientId).map((id) => ({ id, name: server }));
-    recordedUrl = previous.record.url;
-  } else if (previous.status === 'ok') {
-    record = previous.record;
-    recordedClients = record.clients.flatMap((c) => (isClientId(c.id) ? [{ id: c.id, name: c.name }] : []));
-    recordedUrl = record.url;
-  }
-
-  let clients: ClientId[];
-  let chosen: InstallReport['chosen'];
-  if (input.clients.length > 0) {
-    clients = [...new Set(input.clients)];
-    chosen = { how: 'given', found: [] };
-  } else if (recordedClients.length > 0) {
-    clients = recordedClients.map((c) => c.id);
-    chosen = { how: 'recorded', found: [] };
-  } else {
-    const found = DETECTED.filter(([dir]) => isDirectory(join(project, dir), disk));
-    clients = found.length > 0 ? found.map(([, id]) => id) : ['generic'];
-    chosen = { how: 'detected', found: found.map(([dir]) => `${dir}/`) };
-  }
+  const { record, recordNote, recordedClients, recordedUrl } = readPreviousInstall(project, server, disk);
+  const { clients, chosen } = chooseClients(input, recordedClients, disk);
 
   const url = input.url === undefined ? recordedUrl : (input.url ?? undefined);
   const launch = readLaunch(project, input.ownBin ?? OWN_BIN, disk);
@@ -143,38 +113,7 @@ export function planInstall(input: InstallInput, disk: InstallDisk = nodeInstall
     };
   });
 
-  // Every skills directory in play: the chosen clients' and every one recorded before, so a refresh reaches
-  // copies made for clients not named this time. Two names for one directory publish once.
-  const withoutSkillsDir: { client: ClientDefinition; text: string }[] = [];
-  const dirs: string[] = [];
-  for (const id of clients) {
-    const client = readClient(id);
-    if (client.skillsDir === undefined) withoutSkillsDir.push({ client, text: client.noSkillsDir ?? '' });
-    else dirs.push(client.skillsDir);
-  }
-  for (const directory of record?.directories ?? []) dirs.push(directory.path);
-  const content = readContentArea(input.root, disk);
-  const plans: DirectoryPlan[] = [];
-  const seen = new Set<string>();
-  for (const dir of dirs) {
-    const absolute = join(project, ...dir.split('/'));
-    const identity = readRealOrSelf(absolute, disk);
-    if (seen.has(dir) || seen.has(identity)) continue;
-    seen.add(dir);
-    seen.add(identity);
-    const recorded = record?.directories.find((d) => d.path === dir);
-    plans.push(
-      planSkillsDirectory({
-        absolute,
-        shown: dir,
-        server,
-        skills: publication.skills,
-        ...(recorded === undefined ? {} : { recorded }),
-        content,
-        disk,
-      }),
-    );
-  }
+  const { plans, withoutSkillsDir } = planSkillsDirectories(input, clients, record, publication.skills, disk);
   const directories = plans.map((p) => p.outcome);
 
   const summary: InstallSummary = {
@@ -221,6 +160,106 @@ export function planInstall(input: InstallInput, disk: InstallDisk = nodeInstall
     record: next,
     ...(record === undefined ? {} : { previous: record }),
   };
+}
+
+/** What the last install recorded, as far as it counts for this one. */
+function readPreviousInstall(
+  project: string,
+  server: string,
+  disk: InstallDisk,
+): {
+  record?: InstallRecord;
+  recordNote?: string;
+  recordedClients: { id: ClientId; name: string }[];
+  recordedUrl?: string;
+} {
+  // The earlier record counts only when it is this server's: another server's copies are its own business.
+  const previous = readInstallRecord(project, disk);
+  if (previous.status === 'invalid')
+    return { recordNote: `${previous.reason}; writing a new record.`, recordedClients: [] };
+  if (previous.status === 'absent') return { recordedClients: [] };
+  if (previous.record.server !== server) {
+    return {
+      recordNote: `${RECORD_FILE} recorded the server "${previous.record.server}"; it now records "${server}" (what "${previous.record.server}" installed stays where it is).`,
+      recordedClients: [],
+    };
+  }
+  const url = previous.record.url === undefined ? {} : { recordedUrl: previous.record.url };
+  if (previous.status === 'legacy') {
+    return {
+      recordNote: `${RECORD_FILE} was written by an older companion that did not record what it wrote; entries and copies it made count as yours unless they are exactly what this install writes.`,
+      recordedClients: previous.record.clients.filter(isClientId).map((id) => ({ id, name: server })),
+      ...url,
+    };
+  }
+  const record = previous.record;
+  return {
+    record,
+    recordedClients: record.clients.flatMap((c) => (isClientId(c.id) ? [{ id: c.id, name: c.name }] : [])),
+    ...url,
+  };
+}
+
+/** The clients this run configures, and how they were chosen: given, recorded, or detected in the project. */
+function chooseClients(
+  input: InstallInput,
+  recordedClients: readonly { readonly id: ClientId }[],
+  disk: InstallDisk,
+): { clients: ClientId[]; chosen: InstallReport['chosen'] } {
+  if (input.clients.length > 0)
+    return { clients: [...new Set(input.clients)], chosen: { how: 'given', found: [] } };
+  if (recordedClients.length > 0) {
+    return { clients: recordedClients.map((c) => c.id), chosen: { how: 'recorded', found: [] } };
+  }
+  const found = DETECTED.filter(([dir]) => isDirectory(join(input.project, dir), disk));
+  return {
+    clients: found.length > 0 ? found.map(([, id]) => id) : ['generic'],
+    chosen: { how: 'detected', found: found.map(([dir]) => `${dir}/`) },
+  };
+}
+
+/**
+ * Plans every skills directory in play: the chosen clients' and every one recorded before, so a refresh reaches
+ * copies made for clients not named this time. Two names for one directory publish once.
+ */
+function planSkillsDirectories(
+  input: InstallInput,
+  clients: readonly ClientId[],
+  record: InstallRecord | undefined,
+  skills: readonly PublishedSkill[],
+  disk: InstallDisk,
+): { plans: DirectoryPlan[]; withoutSkillsDir: { client: ClientDefinition; text: string }[] } {
+  const withoutSkillsDir: { client: ClientDefinition; text: string }[] = [];
+  const dirs: string[] = [];
+  for (const id of clients) {
+    const client = readClient(id);
+    if (client.skillsDir === undefined) withoutSkillsDir.push({ client, text: client.noSkillsDir ?? '' });
+    else dirs.push(client.skillsDir);
+  }
+  for (const directory of record?.directories ?? []) dirs.push(directory.path);
+  const content = readContentArea(input.root, disk);
+  const plans: DirectoryPlan[] = [];
+  const seen = new Set<string>();
+  for (const dir of dirs) {
+    const absolute = join(input.project, ...dir.split('/'));
+    const identity = readRealOrSelf(absolute, disk);
+    if (seen.has(dir) || seen.has(identity)) continue;
+    seen.add(dir);
+    seen.add(identity);
+    const recorded = record?.directories.find((d) => d.path === dir);
+    plans.push(
+      planSkillsDirectory({
+        absolute,
+        shown: dir,
+        server: input.catalog.server.name,
+        skills,
+        ...(recorded === undefined ? {} : { recorded }),
+        content,
+        disk,
+      }),
+    );
+  }
+  return { plans, withoutSkillsDir };
 }
 
 /** The recorded client files, those of this run's clients replaced by what their plans keep. */
