@@ -31,14 +31,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createCatalogQueries } from '../core/queries.js';
 import type { CatalogChange, CatalogSource } from '../core/types.js';
-import {
-  createCompanionServer,
-  LIST_CHANGED,
-  PROMPTS_LIST_CHANGED,
-  RESOURCE_UPDATED,
-  type ServedHost,
-  SPLICED_METHODS,
-} from './create-server.js';
+import { createCompanionServer, type ServedHost, SPLICED_METHODS } from './create-server.js';
 import { ProtocolError } from './errors.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -48,7 +41,7 @@ import {
   tooDeepError,
 } from './limits.js';
 import { createListPages } from './list-pages.js';
-import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard } from './listen.js';
+import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard, selectHostHeard } from './listen.js';
 import { attachNotifier } from './notifier.js';
 import { ResponseSplice } from './response-splice.js';
 import {
@@ -232,13 +225,8 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     if (heard.listChanged) modern.notify.resourcesChanged();
     if (heard.promptsListChanged) modern.notify.promptsChanged();
     for (const uri of heard.updatedUris) modern.notify.resourceUpdated(uri);
-    const generation = change.current.number;
     for (const listen of listens) {
-      const mine = selectHeard([listen.filters], heard);
-      if (mine.listChanged) listen.session.recordNotification(LIST_CHANGED, generation);
-      if (mine.promptsListChanged) listen.session.recordNotification(PROMPTS_LIST_CHANGED, generation);
-      for (const uri of mine.updatedUris)
-        listen.session.recordNotification(RESOURCE_UPDATED, generation, uri);
+      listen.session.recordHeard(change.current.number, selectHostHeard('modern', listen.session, heard));
     }
   };
   const addListen = (listen: ModernListen): void => {

@@ -1,8 +1,8 @@
 /**
  * What the dev view model reads from the rooms beside it, as ui types: the hosts the MCP adapter serves and the
  * watcher's status. `src/ui` imports only `src/core` and itself, so these are declared here and the adapters
- * fill them: `src/mcp/session-registry.ts`'s registry is a `SessionRegistry` and its `SessionInfo` a
- * `SessionInfo` below, `src/fs/watcher.ts`'s status a `WatcherStatus`. TypeScript checks the fit where
+ * fill them: `src/mcp/session-registry.ts`'s registry is a `SessionRegistry`, its `SessionInfo` and `HostHeard`
+ * the ones below, `src/fs/watcher.ts`'s status a `WatcherStatus`. TypeScript checks the fit where
  * `companion dev` wires them together (`src/cli/commands/dev.ts`).
  *
  * Only what the dashboard shows is listed; an adapter may carry more.
@@ -43,9 +43,22 @@ export interface SessionInfo {
   readonly rereadSinceNotification: boolean;
 }
 
-/** The hosts right now, and every change to them. */
+/** What one host was sent for one generation's change. */
+export interface HostHeard {
+  readonly id: string;
+  /** The host's `clientInfo` when it was sent. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  readonly listChanged: boolean;
+  readonly promptsListChanged: boolean;
+  /** `notifications/resources/updated` sent: one per URI. */
+  readonly updated: number;
+}
+
+/** The hosts right now, what each was sent of a generation, and every change to them. */
 export interface SessionRegistry {
   list(): readonly SessionInfo[];
+  /** What each host was sent for `generation` (empty when nothing was, or it is too old to be remembered). */
+  heard(generation: number): readonly HostHeard[];
   /** Calls `listener` with the new list after every change; returns the unsubscribe function. */
   subscribe(listener: (sessions: readonly SessionInfo[]) => void): () => void;
 }
