@@ -21,6 +21,7 @@ import {
 import { decodeConfig } from './config-bytes.js';
 import type { EntryRead } from './config-entry.js';
 import { buildEntrySpec, formatShownPath, readFormat } from './config-plan.js';
+import { readBytesIfExists } from './install-fs.js';
 import { buildPublication, compareCodePoints, type Publication, type PublishedFile } from './publication.js';
 import { buildCopyFiles, readCopyOwner } from './publish-skills.js';
 import { type InstallRecord, RECORD_FILE, readInstallRecord } from './record.js';
@@ -31,7 +32,7 @@ import {
   readEntryLaunch,
   readEntryTarget,
 } from './server-entry.js';
-import { isSameBytes, readBytesIfExists } from './write-file.js';
+import { isSameBytes } from './write-file.js';
 
 export interface DoctorInput {
   /** Absolute project directory. */

@@ -89,6 +89,8 @@ export interface ServeHttpOptions {
    * @default DEFAULT_IDLE_TIMEOUT_MS (60 seconds)
    */
   readonly idleTimeoutMs?: number;
+  /** Clock for session activity and the idle reaper, and the registry's when it makes one. @default Date.now */
+  readonly now?: () => number;
 }
 
 export interface HttpServerHandle {
@@ -153,14 +155,15 @@ interface ModernListen {
 export async function serveHttp(source: CatalogSource, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
-  const registry = options.sessions ?? createSessionRegistry();
+  const now = options.now ?? Date.now;
+  const registry = options.sessions ?? createSessionRegistry({ now });
   const maxBody = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   // Shown as idle once a quarter of the timeout passed without a request or an open stream.
   const idleAfterMs = Math.max(1000, Math.floor(idleTimeoutMs / 4));
   const touch = (legacy: LegacySession): void => {
-    legacy.lastActivity = Date.now();
+    legacy.lastActivity = now();
     legacy.session.recordActivity();
   };
   // The list pages every server of this door answers from, and the splice of each list response in flight, by
@@ -261,7 +264,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
           server,
           transport,
           session,
-          lastActivity: Date.now(),
+          lastActivity: now(),
           openStreams: 0,
         });
       },
@@ -472,9 +475,9 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
 
   const reaper = setInterval(
     () => {
-      const now = Date.now();
+      const at = now();
       for (const [id, legacy] of legacySessions) {
-        const silentMs = now - legacy.lastActivity;
+        const silentMs = at - legacy.lastActivity;
         if (legacy.openStreams > 0) legacy.session.setState('active');
         else if (silentMs > idleTimeoutMs) {
           log(

@@ -18,8 +18,7 @@ import type {
   HeldItem,
   SkillEntry,
 } from '../core/types.js';
-import type { WatcherStatus } from '../fs/watcher.js';
-import type { HostHeard, SessionInfo, SessionRegistry } from '../mcp/session-registry.js';
+import type { HostHeard, SessionInfo, SessionRegistry, WatcherStatus } from './dev-inputs.js';
 
 /** How many timeline entries the state keeps, newest first. */
 export const TIMELINE_LIMIT = 50;
