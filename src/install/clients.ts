@@ -121,6 +121,21 @@ interface ClientFields {
   readonly remaining: string;
   /** What the host is known not to support; empty when it supports everything companion relies on. */
   readonly limitations: readonly HostLimitation[];
+  /** Settings of the host that decide, by entry name, whether it starts a configured server at all. */
+  readonly serverFilters?: ServerFilters;
+}
+
+/**
+ * Lists of entry names in a host's settings that gate which configured servers it starts (Gemini CLI's
+ * `mcp.allowed` and `mcp.excluded`). `doctor` reads them; install never writes them: they are the user's policy.
+ */
+export interface ServerFilters {
+  /** Key path of the allowlist: when present (even empty), only the servers it names start. */
+  readonly allowed: readonly string[];
+  /** Key path of the denylist: the servers it names never start. */
+  readonly excluded: readonly string[];
+  /** The other settings files the host merges with the one install edits, as read and as shown. */
+  readonly alsoIn: (where: HomeContext) => readonly { readonly path: string; readonly shown: string }[];
 }
 
 export interface ClientDefinition extends ClientFields {
@@ -354,6 +369,17 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
         todo: 'After a refresh of the copies, run `/skills reload` (or start a new session).',
       },
     ],
+    // packages/cli/src/config/config.ts: `settings.mcp.allowed`, when set, keeps only the servers it names (an
+    // empty list keeps none); `settings.mcp.excluded` drops the servers it names. Both may sit in the user's
+    // settings as well as the project's (docs/reference/configuration.md "Settings files").
+    serverFilters: {
+      allowed: ['mcp', 'allowed'],
+      excluded: ['mcp', 'excluded'],
+      alsoIn: ({ home }) =>
+        home === undefined
+          ? []
+          : [{ path: join(home, '.gemini', 'settings.json'), shown: '~/.gemini/settings.json' }],
+    },
   }),
   // Goose (aaif-goose/goose, formerly block/goose). `config.yaml` in Goose's config directory: `$GOOSE_PATH_ROOT/config`,
   // else `%APPDATA%\Block\goose\config` on Windows and `$XDG_CONFIG_HOME/goose` or `~/.config/goose` elsewhere
