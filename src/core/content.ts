@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 
 const DIGESTS = memoTable<Uint8Array, string>('content.digests');
-const TEXTS = memoTable<Uint8Array, string | null>('content.texts');
+const TEXTS = memoTable<Uint8Array, FileText>('content.texts');
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
@@ -22,26 +22,76 @@ export function buildDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string {
   return digest;
 }
 
-/** The text of `bytes` when they are valid UTF-8 (a BOM is kept, so re-encoding gives the same bytes). */
-export function decodeUtf8(bytes: Uint8Array, memo: Memo = NO_MEMO): string | undefined {
+/**
+ * The text of one file's bytes, decoded when asked and kept only while something else holds it: the bytes are
+ * the one representation a store keeps of a file (what reads, digests and sizes are of), so the text is not a
+ * second copy for the life of the catalog. A decoded text stays reachable through a `WeakRef` until the
+ * collector takes it, at the earliest after the current job: every phase of one build that reads a file's text
+ * decodes it once, and a read later decodes it again (an 8 KB document: ~15 µs).
+ */
+export class FileText {
+  readonly bytes: Uint8Array;
+  /** Undefined until decoded once; false when the bytes are not UTF-8 (that verdict is kept: it is small). */
+  #utf8: boolean | undefined;
+  #held: WeakRef<{ readonly text: string }> | undefined;
+
+  constructor(bytes: Uint8Array, text?: string) {
+    this.bytes = bytes;
+    if (text !== undefined) this.#hold(text);
+  }
+
+  /** The text of the bytes when they are valid UTF-8 (a BOM is kept, so re-encoding gives the same bytes). */
+  read(): string | undefined {
+    if (this.#utf8 === false) return undefined;
+    const held = this.#held?.deref();
+    if (held !== undefined) return held.text;
+    let text: string;
+    try {
+      text = strictDecoder.decode(this.bytes);
+    } catch {
+      this.#utf8 = false;
+      return undefined;
+    }
+    this.#hold(text);
+    return text;
+  }
+
+  #hold(text: string): void {
+    this.#utf8 = true;
+    this.#held = new WeakRef({ text });
+  }
+}
+
+/** The builder's `FileText` of `bytes` (one per bytes, so every phase shares one decoded text). */
+export function readFileText(bytes: Uint8Array, memo: Memo = NO_MEMO): FileText {
   const texts = memo.table(TEXTS);
   let text = texts.get(bytes);
   if (text === undefined) {
-    try {
-      text = strictDecoder.decode(bytes);
-    } catch {
-      text = null;
-    }
+    text = new FileText(bytes);
     texts.set(bytes, text);
   }
-  return text ?? undefined;
+  return text;
 }
 
-/** UTF-8 bytes of `text`; `decodeUtf8` of the result answers `text` without decoding again. */
+/** The text of `bytes` when they are valid UTF-8 (a BOM is kept, so re-encoding gives the same bytes). */
+export function decodeUtf8(bytes: Uint8Array, memo: Memo = NO_MEMO): string | undefined {
+  return readFileText(bytes, memo).read();
+}
+
+/** UTF-8 bytes of `text`; `decodeUtf8` of the result answers `text` without decoding again while it is held. */
 export function encodeUtf8(text: string, memo: Memo = NO_MEMO): Uint8Array {
   const bytes = encoder.encode(text);
-  memo.table(TEXTS).set(bytes, text);
+  memo.table(TEXTS).set(bytes, new FileText(bytes, text));
   return bytes;
+}
+
+/**
+ * A copy of `text` that keeps no larger string alive. V8 answers a slice (of 13 characters or more) as a view
+ * of its parent, so a title sliced from a document would hold the whole decoded document; what outlives a
+ * parse is copied with this.
+ */
+export function detachText(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 const MIME_TYPES: Record<string, string> = {

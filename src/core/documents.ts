@@ -3,14 +3,14 @@
  * optionally `whenToUse`), one `# Title`, `## ` sections. Parsing is memoized by the identity of the bytes, so
  * an incremental rebuild re-parses only the files that changed.
  */
-import { decodeUtf8 } from './content.js';
+import { decodeUtf8, detachText } from './content.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
-import { findTitles, type MarkdownLine, readLines, splitSections } from './markdown.js';
+import { findSections, findTitles, type MarkdownLine, readLines, type SectionRange } from './markdown.js';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
-import type { DocumentSection, SourceFile } from './types.js';
+import type { SourceFile } from './types.js';
 import { isSafePath } from './uris.js';
 
 export { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR };
@@ -32,13 +32,19 @@ export interface ParsedDocument extends DocumentKeys {
   readonly title: string;
   readonly description: string;
   readonly whenToUse?: string;
-  readonly body: string;
   /**
-   * The body lines that contain `://`: all a scheme-URI check reads. The others are not kept (a corpus of
-   * 10,000 documents has a million lines, each an object).
+   * Where the body (the Markdown after the front matter) starts in the file's text: the body is
+   * `text.slice(bodyStart)`. A parse keeps offsets, not slices, so the text is decoded again when a read or a
+   * search asks and is not held for the life of the catalog (the file's bytes are).
+   */
+  readonly bodyStart: number;
+  /**
+   * The body lines that contain `://` (copies): all a scheme-URI check reads. The others are not kept (a
+   * corpus of 10,000 documents has a million lines, each an object).
    */
   readonly uriLines: readonly MarkdownLine[];
-  readonly sections: readonly DocumentSection[];
+  /** The `## ` sections, as ranges into the file's text. */
+  readonly sections: readonly SectionRange[];
 }
 
 export interface DocumentRead {
@@ -126,7 +132,7 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     for (const [key, position] of fm.keys) {
       if (BUILTIN_DOCUMENT_KEYS.has(key)) continue;
       extraKeys ??= new Map();
-      extraKeys.set(key, { value: fm.data[key], position });
+      extraKeys.set(key, { value: detachValue(fm.data[key]), position });
     }
     const when = fm.data.whenToUse;
     if (when !== undefined && typeof when !== 'string') {
@@ -171,13 +177,24 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     id,
     path,
     scope: segments[0]!,
-    title: titles[0]?.text ?? segments[segments.length - 1]!,
-    description,
-    ...(whenToUse === undefined ? {} : { whenToUse }),
+    title: detachText(titles[0]?.text ?? segments[segments.length - 1]!),
+    description: detachText(description),
+    ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
     extraKeys: extraKeys ?? NO_EXTRA_KEYS,
-    body,
-    uriLines: lines.filter((l) => l.text.includes('://')),
-    sections: splitSections(body, lines),
+    bodyStart: text.length - body.length,
+    uriLines: lines.filter((l) => l.text.includes('://')).map((l) => ({ ...l, text: detachText(l.text) })),
+    sections: findSections(body, lines, text.length - body.length),
   };
   return { document, keys: document, diagnostics };
+}
+
+/** `value` (parsed front matter, JSON-like) with every string copied: see `detachText`. */
+function detachValue(value: unknown): unknown {
+  if (typeof value === 'string') return detachText(value);
+  if (Array.isArray(value)) return value.map(detachValue);
+  if (value === null || typeof value !== 'object') return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, detachValue(item)]));
+  return prototype === null ? Object.assign(Object.create(null), out) : out;
 }

@@ -3,6 +3,7 @@
  * `## ` sections (the links and scheme URIs are markdown-links.ts's). Line numbers are file lines (the body's
  * first line is `firstLine`).
  */
+import { detachText } from './content.js';
 import type { DocumentSection } from './types.js';
 
 export interface MarkdownLine {
@@ -89,12 +90,29 @@ export function readHeadingText(text: string, level: number): string | undefined
 }
 
 /**
- * Splits on `## ` headings outside code fences. The `# ` title line is dropped; text before the first `## `
- * is a section with an empty heading (omitted when blank). `lines` are `readLines(body, …)`: a section whose
- * lines run unbroken through `body` is a slice of it, not a copy (a large corpus holds its text once).
+ * Where one `## ` section's body is in the text its ranges were found in: the body trimmed is
+ * `text.slice(from, to)`, or `body` itself when it does not run unbroken through the text (a `# ` line inside
+ * it, or carriage returns the lines lost). Holding ranges instead of slices lets a document's text go once it
+ * is parsed (a V8 slice keeps its whole parent alive).
  */
-export function splitSections(body: string, lines: readonly MarkdownLine[]): DocumentSection[] {
-  const sections: DocumentSection[] = [];
+export interface SectionRange {
+  /** The heading text without `## `, a copy (it keeps no text alive); empty before the first `## `. */
+  readonly heading: string;
+  /** 1-based line of the heading (or of the first body line) in the file. */
+  readonly line: number;
+  readonly from: number;
+  readonly to: number;
+  /** Set only when the body is not one run of the text; a copy. */
+  readonly body?: string;
+}
+
+/**
+ * The `## ` sections of `body` (headings outside code fences) as ranges into the text `body` ends at
+ * `offset` of. The `# ` title line is dropped; text before the first `## ` is a section with an empty heading
+ * (omitted when blank). `lines` are `readLines(body, …)`.
+ */
+export function findSections(body: string, lines: readonly MarkdownLine[], offset = 0): SectionRange[] {
+  const sections: SectionRange[] = [];
   // Offsets into `body` are exact only when no line lost a trailing \r to `readLines`.
   const sliceable = !body.includes('\r');
   let heading = '';
@@ -103,14 +121,28 @@ export function splitSections(body: string, lines: readonly MarkdownLine[]): Doc
   let from = -1;
   let to = -1;
   let contiguous = true;
-  let offset = 0;
+  let at = 0;
   const flush = () => {
-    const text = (sliceable && contiguous && from >= 0 ? body.slice(from, to) : buffer.join('\n')).trim();
-    if (heading !== '' || text !== '') sections.push({ heading, body: text, line: start });
+    if (sliceable && contiguous) {
+      const raw = from >= 0 ? body.slice(from, to) : '';
+      const trimmed = raw.trim();
+      if (heading === '' && trimmed === '') return;
+      const first = from < 0 ? 0 : from + raw.length - raw.trimStart().length;
+      sections.push({
+        heading: detachText(heading),
+        line: start,
+        from: offset + first,
+        to: offset + first + trimmed.length,
+      });
+      return;
+    }
+    const text = buffer.join('\n').trim();
+    if (heading !== '' || text !== '')
+      sections.push({ heading: detachText(heading), line: start, from: -1, to: -1, body: detachText(text) });
   };
   for (const l of lines) {
-    const lineStart = offset;
-    offset += l.text.length + 1;
+    const lineStart = at;
+    at += l.text.length + 1;
     if (!l.fenced && /^# +/.test(l.text)) {
       if (buffer.length > 0) contiguous = false;
       continue;
@@ -131,6 +163,23 @@ export function splitSections(body: string, lines: readonly MarkdownLine[]): Doc
   }
   flush();
   return sections;
+}
+
+/** The section `range` describes, read from the text its ranges index. */
+export function readSection(text: string, range: SectionRange): DocumentSection {
+  return {
+    heading: range.heading,
+    body: range.body ?? text.slice(range.from, range.to),
+    line: range.line,
+  };
+}
+
+/**
+ * Splits on `## ` headings outside code fences, as `findSections` does, with each body read: a section whose
+ * lines run unbroken through `body` is a slice of it, not a copy.
+ */
+export function splitSections(body: string, lines: readonly MarkdownLine[]): DocumentSection[] {
+  return findSections(body, lines).map((range) => readSection(body, range));
 }
 
 /** What `\s` matches in a JavaScript regular expression. */

@@ -3,16 +3,25 @@
  * of its files (bytes, digest, MIME type, text), its catalog entry and its `resources/list` entry, with the
  * description and priority its scope gives it — and the two resource templates.
  */
-import { buildDigest, buildMimeType, decodeUtf8, formatTime, isTextual } from '../content.js';
+import {
+  buildDigest,
+  buildMimeType,
+  type FileText,
+  formatTime,
+  isTextual,
+  readFileText,
+} from '../content.js';
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import type { ParsedDocument } from '../documents.js';
+import { readSection } from '../markdown.js';
 import { type Memo, memoTable } from '../memo.js';
 import { BASE_PATH, SKILL_BODY } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
 import type { ParsedSkill } from '../skills.js';
 import type {
   DocumentEntry,
+  DocumentSection,
   ListedResource,
   ManifestEntry,
   ResourceTemplateEntry,
@@ -74,17 +83,33 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   if (previous?.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path)
     return previous.content;
   const mimeType = buildMimeType(path);
-  const text = isTextual(mimeType) ? decodeUtf8(file.bytes, memo) : undefined;
+  // The text is a view of the bytes, decoded when a read asks (see `FileText`): only whether there is one is
+  // decided here.
+  const text = isTextual(mimeType) ? readFileText(file.bytes, memo) : undefined;
   const lastModified = formatTime(file.mtimeMs);
-  const content: ServedContent = {
-    uri,
-    mimeType,
-    bytes: file.bytes,
-    ...(text === undefined ? {} : { text }),
-    digest: buildDigest(file.bytes, memo),
-    size: file.bytes.byteLength,
-    ...(lastModified === undefined ? {} : { lastModified }),
-  };
+  const digest = buildDigest(file.bytes, memo);
+  const size = file.bytes.byteLength;
+  const content: ServedContent =
+    text?.read() === undefined
+      ? {
+          uri,
+          mimeType,
+          bytes: file.bytes,
+          digest,
+          size,
+          ...(lastModified === undefined ? {} : { lastModified }),
+        }
+      : {
+          uri,
+          mimeType,
+          bytes: file.bytes,
+          get text() {
+            return (text as FileText).read() as string;
+          },
+          digest,
+          size,
+          ...(lastModified === undefined ? {} : { lastModified }),
+        };
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
   return content;
 }
@@ -114,18 +139,20 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     unit.resource = previous.resource;
     return;
   }
-  const entry: DocumentEntry = {
-    id: d.id,
-    uri,
-    path: d.path,
-    title: d.title,
-    scope: d.scope,
-    description: d.description,
-    ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
-    fields,
-    body: d.body,
-    sections: d.sections,
-  };
+  const entry = createDocumentEntry(
+    {
+      id: d.id,
+      uri,
+      path: d.path,
+      title: d.title,
+      scope: d.scope,
+      description: d.description,
+      ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
+      fields,
+    },
+    readFileText(unit.file.bytes, memo),
+    d,
+  );
   const resource: ListedResource = {
     uri,
     name: d.id,
@@ -138,6 +165,27 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
   documents.set(d, { content, sentence, priority, fields, entry, resource });
   unit.entry = entry;
   unit.resource = resource;
+}
+
+/**
+ * A document's entry: `body` and `sections` are read from the file's text each time they are asked for (own
+ * enumerable properties, so they compare and serialize as data do), so an entry holds offsets, not the text.
+ */
+function createDocumentEntry(
+  fields: Omit<DocumentEntry, 'body' | 'sections'>,
+  text: FileText,
+  { bodyStart, sections }: Pick<ParsedDocument, 'bodyStart' | 'sections'>,
+): DocumentEntry {
+  return {
+    ...fields,
+    get body(): string {
+      return (text.read() as string).slice(bodyStart);
+    },
+    get sections(): DocumentSection[] {
+      const full = text.read() as string;
+      return sections.map((range) => readSection(full, range));
+    },
+  };
 }
 
 /** The files a skill serves besides SKILL.md — its own and the shared base — sorted by path. */

@@ -5,7 +5,6 @@
  * be an answer, so a section that mentions one common word never outranks the one that is about the question.
  */
 import { compare } from '../diagnostics.js';
-import type { DocumentSection } from '../types.js';
 import { lowerBound, type SearchableDocument, type SectionIndex } from './section-index.js';
 import { extractTerms, termMatchesWord } from './terms.js';
 
@@ -122,7 +121,9 @@ function findTerm(term: string, index: SectionIndex, n: number): TermHits {
 
 interface Candidate {
   readonly document: SearchableDocument;
-  readonly section: DocumentSection;
+  /** The section is `document.sections[at]`, read only for the few candidates answered. */
+  readonly at: number;
+  readonly heading: string;
   readonly score: number;
   readonly coverage: number;
 }
@@ -172,7 +173,13 @@ export function searchIndex(
     if (coverage < minCoverage || matchedWeight === 0) continue;
     const unit = index.units[position]!;
     const dilution = unit.bodyLength > 400 ? 1 + Math.log(unit.bodyLength / 400) : 1;
-    candidates.push({ document: unit.document, section: unit.section, score: score / dilution, coverage });
+    candidates.push({
+      document: unit.document,
+      at: unit.at,
+      heading: unit.heading,
+      score: score / dilution,
+      coverage,
+    });
   }
 
   candidates.sort(
@@ -180,16 +187,17 @@ export function searchIndex(
       b.coverage - a.coverage ||
       b.score - a.score ||
       compare(a.document.id, b.document.id) ||
-      compare(a.section.heading, b.section.heading),
+      compare(a.heading, b.heading),
   );
 
   const seen = new Set<string>();
-  const chosen: Candidate[] = [];
+  const chosen: (Candidate & { readonly body: string })[] = [];
   for (const candidate of candidates) {
-    const key = candidate.section.body.replace(/\s+/g, ' ').trim();
+    const body = candidate.document.sections[candidate.at]!.body;
+    const key = body.replace(/\s+/g, ' ').trim();
     if (seen.has(key)) continue;
     seen.add(key);
-    chosen.push(candidate);
+    chosen.push({ ...candidate, body });
     if (chosen.length >= limit) break;
   }
   if (chosen.length === 0) return empty;
@@ -200,7 +208,7 @@ export function searchIndex(
     return {
       terms,
       wholeDocument: true,
-      matchedHeadings: chosen.map((candidate) => candidate.section.heading),
+      matchedHeadings: chosen.map((candidate) => candidate.heading),
       matches: [
         {
           documentId: first.document.id,
@@ -221,12 +229,12 @@ export function searchIndex(
     wholeDocument: false,
     matchedHeadings: [],
     matches: chosen.map((candidate) => {
-      const { text, truncated } = truncateBody(candidate.section.body, bodyLimit);
+      const { text, truncated } = truncateBody(candidate.body, bodyLimit);
       return {
         documentId: candidate.document.id,
         title: candidate.document.title,
         uri: candidate.document.uri,
-        heading: candidate.section.heading,
+        heading: candidate.heading,
         body: text,
         score: round(candidate.score),
         coverage: round(candidate.coverage),

@@ -17,10 +17,14 @@ export interface SearchableDocument {
   readonly sections: readonly DocumentSection[];
 }
 
-/** One section of the index. */
+/**
+ * One section of the index: `document.sections[at]`. The section itself is not kept: a document entry reads
+ * its sections from its file's text when asked, and a kept body would hold that whole text.
+ */
 export interface SectionUnit {
   readonly document: SearchableDocument;
-  readonly section: DocumentSection;
+  readonly at: number;
+  readonly heading: string;
   readonly bodyLength: number;
 }
 
@@ -93,12 +97,14 @@ export function addDocument(
   if (index.unitsOf.has(document)) index.patchable = false;
   else index.unitsOf.set(document, index.units.length);
   const { postings, titlePostings, scratch } = index;
-  const title =
-    document.sections.length > 0 ? titleWords(titlePostings, scratch, document.title).slice() : [];
-  for (const section of document.sections) {
+  // Read once: an entry's sections are read from its text at each ask.
+  const sections = document.sections;
+  const title = sections.length > 0 ? titleWords(titlePostings, scratch, document.title).slice() : [];
+  for (let at = 0; at < sections.length; at++) {
+    const section = sections[at]!;
     const unit = index.units.length;
     const { touched, bodyLength } = sectionWords(postings, scratch, section);
-    index.units.push({ document, section, bodyLength });
+    index.units.push({ document, at, heading: section.heading, bodyLength });
     index.live++;
     const { count, flag } = scratch;
     for (const id of touched) {
@@ -120,10 +126,11 @@ export function removeDocument(
   const first = index.unitsOf.get(document)!;
   index.unitsOf.delete(document);
   const { postings, titlePostings, scratch } = index;
-  const count = document.sections.length;
+  const sections = document.sections;
+  const count = sections.length;
   for (let at = 0; at < count; at++) {
     index.units[first + at] = undefined;
-    for (const id of sectionWords(postings, scratch, document.sections[at]!).touched) {
+    for (const id of sectionWords(postings, scratch, sections[at]!).touched) {
       if (--postings.live[id]! === 0) goneWords.add(postings.words[id]!);
     }
   }
