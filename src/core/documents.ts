@@ -7,7 +7,14 @@ import { decodeUtf8, detachText } from './content.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
-import { findSections, findTitles, type MarkdownLine, readLines, type SectionRange } from './markdown.js';
+import {
+  findSections,
+  findTitles,
+  keepLines,
+  type MarkdownLine,
+  readLines,
+  type SectionRange,
+} from './markdown.js';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
 import type { SourceFile } from './types.js';
@@ -182,7 +189,7 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
     extraKeys: extraKeys ?? NO_EXTRA_KEYS,
     bodyStart: text.length - body.length,
-    uriLines: lines.filter((l) => l.text.includes('://')).map((l) => ({ ...l, text: detachText(l.text) })),
+    uriLines: keepLines(lines.filter((l) => l.text.includes('://'))),
     sections: findSections(body, lines, text.length - body.length),
   };
   return { document, keys: document, diagnostics };

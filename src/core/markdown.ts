@@ -46,6 +46,14 @@ export function readLines(body: string, firstLine = 1): MarkdownLine[] {
   return out;
 }
 
+/**
+ * `lines` with their text copied, for lines kept after the parse: a line is a slice of the file's text, and a
+ * kept slice keeps the whole text alive.
+ */
+export function keepLines(lines: readonly MarkdownLine[]): MarkdownLine[] {
+  return lines.map((l) => ({ text: detachText(l.text), line: l.line, fenced: l.fenced }));
+}
+
 /** The `# ` title lines outside code fences. */
 export function findTitles(lines: readonly MarkdownLine[]): { text: string; line: number }[] {
   const titles: { text: string; line: number }[] = [];

@@ -3,25 +3,16 @@
  * of its files (bytes, digest, MIME type, text), its catalog entry and its `resources/list` entry, with the
  * description and priority its scope gives it — and the two resource templates.
  */
-import {
-  buildDigest,
-  buildMimeType,
-  type FileText,
-  formatTime,
-  isTextual,
-  readFileText,
-} from '../content.js';
+import { buildDigest, buildMimeType, formatTime, isTextual, readFileText } from '../content.js';
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import type { ParsedDocument } from '../documents.js';
-import { readSection } from '../markdown.js';
 import { type Memo, memoTable } from '../memo.js';
 import { BASE_PATH, SKILL_BODY } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
 import type { ParsedSkill } from '../skills.js';
 import type {
   DocumentEntry,
-  DocumentSection,
   ListedResource,
   ManifestEntry,
   ResourceTemplateEntry,
@@ -37,6 +28,7 @@ import {
   buildSkillUri,
 } from '../uris.js';
 import type { Frame } from './frame.js';
+import { buildTextBackedContent, buildTextBackedDocument } from './text-backed.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
 /** The order a picker sorts by; only the order carries meaning. */
@@ -89,27 +81,11 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   const lastModified = formatTime(file.mtimeMs);
   const digest = buildDigest(file.bytes, memo);
   const size = file.bytes.byteLength;
+  const tail = { digest, size, ...(lastModified === undefined ? {} : { lastModified }) };
   const content: ServedContent =
     text?.read() === undefined
-      ? {
-          uri,
-          mimeType,
-          bytes: file.bytes,
-          digest,
-          size,
-          ...(lastModified === undefined ? {} : { lastModified }),
-        }
-      : {
-          uri,
-          mimeType,
-          bytes: file.bytes,
-          get text() {
-            return (text as FileText).read() as string;
-          },
-          digest,
-          size,
-          ...(lastModified === undefined ? {} : { lastModified }),
-        };
+      ? { uri, mimeType, bytes: file.bytes, ...tail }
+      : buildTextBackedContent({ uri, mimeType, bytes: file.bytes }, text, tail);
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
   return content;
 }
@@ -139,7 +115,7 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     unit.resource = previous.resource;
     return;
   }
-  const entry = createDocumentEntry(
+  const entry = buildTextBackedDocument(
     {
       id: d.id,
       uri,
@@ -151,7 +127,8 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
       fields,
     },
     readFileText(unit.file.bytes, memo),
-    d,
+    d.bodyStart,
+    d.sections,
   );
   const resource: ListedResource = {
     uri,
@@ -165,27 +142,6 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
   documents.set(d, { content, sentence, priority, fields, entry, resource });
   unit.entry = entry;
   unit.resource = resource;
-}
-
-/**
- * A document's entry: `body` and `sections` are read from the file's text each time they are asked for (own
- * enumerable properties, so they compare and serialize as data do), so an entry holds offsets, not the text.
- */
-function createDocumentEntry(
-  fields: Omit<DocumentEntry, 'body' | 'sections'>,
-  text: FileText,
-  { bodyStart, sections }: Pick<ParsedDocument, 'bodyStart' | 'sections'>,
-): DocumentEntry {
-  return {
-    ...fields,
-    get body(): string {
-      return (text.read() as string).slice(bodyStart);
-    },
-    get sections(): DocumentSection[] {
-      const full = text.read() as string;
-      return sections.map((range) => readSection(full, range));
-    },
-  };
 }
 
 /** The files a skill serves besides SKILL.md — its own and the shared base — sorted by path. */

@@ -5,7 +5,7 @@
  */
 import { decodeUtf8 } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { type MarkdownLine, readLines } from '../markdown.js';
+import { keepLines, type MarkdownLine, readLines } from '../markdown.js';
 import { type MarkdownLink, scanInlineLinks } from '../markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 
@@ -51,7 +51,9 @@ export function readAnchors(bytes: Uint8Array, memo: Memo = NO_MEMO): ReadonlySe
 export function buildMarkdownFacts(lines: readonly MarkdownLine[]): MarkdownFacts {
   const unclosed = findUnclosedFence(lines);
   return {
-    linkLines: lines.filter((l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://')),
+    linkLines: keepLines(
+      lines.filter((l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://')),
+    ),
     ...(unclosed === undefined ? {} : { unclosedFence: unclosed }),
   };
 }

@@ -1,0 +1,102 @@
+/**
+ * Catalog values whose text is read from their file's bytes when asked: a document's entry (`body`,
+ * `sections`) and a file's served content (`text`). The bytes are what a store keeps of a file; the decoded
+ * text is not held beside them for the life of the catalog (see `FileText`). Each is an own enumerable
+ * accessor, so these values compare, spread and serialize as plain data do, and one getter is shared by every
+ * object (V8 keeps one shape for all of them, not one per object).
+ */
+import type { FileText } from '../content.js';
+import { readSection, type SectionRange } from '../markdown.js';
+import type { DocumentEntry, DocumentSection, ServedContent } from '../types.js';
+
+class TextBackedDocument {
+  readonly #text: FileText;
+  readonly #bodyStart: number;
+  readonly #sections: readonly SectionRange[];
+
+  constructor(
+    fields: Omit<DocumentEntry, 'body' | 'sections'>,
+    text: FileText,
+    bodyStart: number,
+    sections: readonly SectionRange[],
+  ) {
+    this.#text = text;
+    this.#bodyStart = bodyStart;
+    this.#sections = sections;
+    Object.assign(this, fields);
+    Object.defineProperties(this, DOCUMENT_TEXT);
+  }
+
+  static body(entry: TextBackedDocument): string {
+    return (entry.#text.read() as string).slice(entry.#bodyStart);
+  }
+
+  static sections(entry: TextBackedDocument): DocumentSection[] {
+    const text = entry.#text.read() as string;
+    return entry.#sections.map((range) => readSection(text, range));
+  }
+}
+
+const DOCUMENT_TEXT: PropertyDescriptorMap = {
+  body: {
+    enumerable: true,
+    get(this: TextBackedDocument) {
+      return TextBackedDocument.body(this);
+    },
+  },
+  sections: {
+    enumerable: true,
+    get(this: TextBackedDocument) {
+      return TextBackedDocument.sections(this);
+    },
+  },
+};
+
+/**
+ * A document's entry: `fields`, then `body` (the file's text from `bodyStart`) and `sections` (read from their
+ * ranges into that text), each read anew when asked.
+ */
+export function buildTextBackedDocument(
+  fields: Omit<DocumentEntry, 'body' | 'sections'>,
+  text: FileText,
+  bodyStart: number,
+  sections: readonly SectionRange[],
+): DocumentEntry {
+  return new TextBackedDocument(fields, text, bodyStart, sections) as unknown as DocumentEntry;
+}
+
+class TextBackedContent {
+  readonly #text: FileText;
+
+  constructor(head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>, text: FileText, tail: object) {
+    this.#text = text;
+    Object.assign(this, head);
+    Object.defineProperties(this, CONTENT_TEXT);
+    Object.assign(this, tail);
+  }
+
+  static text(content: TextBackedContent): string {
+    return content.#text.read() as string;
+  }
+}
+
+const CONTENT_TEXT: PropertyDescriptorMap = {
+  text: {
+    enumerable: true,
+    get(this: TextBackedContent) {
+      return TextBackedContent.text(this);
+    },
+  },
+};
+
+/**
+ * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8): `head`, then `text`,
+ * then `tail`, in that key order.
+ */
+export function buildTextBackedContent(
+  head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
+  text: FileText,
+  tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text'>,
+): ServedContent {
+  return new TextBackedContent(head, text, tail) as unknown as ServedContent;
+}
