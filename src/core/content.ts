@@ -56,6 +56,31 @@ export class FileText {
     return text;
   }
 
+  /**
+   * The same text, for a reader that comes once (a document's parse, a read, a search that indexes or answers):
+   * the held text when a phase still holds it, else decoded anew and not held, so reading every file's text one
+   * after another keeps one at a time alive (and lets each die young), not all of them until the job ends.
+   * Undefined when the bytes are not UTF-8; the verdict is kept either way.
+   */
+  decode(): string | undefined {
+    if (this.#utf8 === false) return undefined;
+    const held = this.#held?.deref();
+    if (held !== undefined) return held.text;
+    try {
+      const text = strictDecoder.decode(this.bytes);
+      this.#utf8 = true;
+      return text;
+    } catch {
+      this.#utf8 = false;
+      return undefined;
+    }
+  }
+
+  /** Whether the bytes are valid UTF-8: decoded (and not held) only when no read has said yet. */
+  isUtf8(): boolean {
+    return this.#utf8 ?? this.decode() !== undefined;
+  }
+
   #hold(text: string): void {
     this.#utf8 = true;
     this.#held = new WeakRef({ text });

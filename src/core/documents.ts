@@ -3,7 +3,7 @@
  * optionally `whenToUse`), one `# Title`, `## ` sections. Parsing is memoized by the identity of the bytes, so
  * an incremental rebuild re-parses only the files that changed.
  */
-import { decodeUtf8, detachText } from './content.js';
+import { detachText, readFileText } from './content.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
@@ -103,7 +103,9 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     diagnostics.push(diagnose(codes.documentScopeUnknown, { kind: 'unfiled' }, { file: path }));
     servable = false;
   }
-  const text = decodeUtf8(file.bytes, memo);
+  // Decoded for this parse alone: what the parse keeps are offsets and copies, and every later reader (a read, a
+  // search) decodes again, so the text is garbage as soon as the parse returns.
+  const text = readFileText(file.bytes, memo).decode();
   if (text === undefined) {
     diagnostics.push(diagnose(codes.invalidUtf8, { file: 'document' }, { file: path }));
     return { diagnostics };

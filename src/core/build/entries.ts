@@ -83,7 +83,7 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   const size = file.bytes.byteLength;
   const tail = { digest, size, ...(lastModified === undefined ? {} : { lastModified }) };
   const content: ServedContent =
-    text?.read() === undefined
+    text?.isUtf8() !== true
       ? { uri, mimeType, bytes: file.bytes, ...tail }
       : buildTextBackedContent({ uri, mimeType, bytes: file.bytes }, text, tail);
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });

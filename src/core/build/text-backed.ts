@@ -1,9 +1,10 @@
 /**
  * Catalog values whose text is read from their file's bytes when asked: a document's entry (`body`,
  * `sections`) and a file's served content (`text`). The bytes are what a store keeps of a file; the decoded
- * text is not held beside them for the life of the catalog (see `FileText`). Each is an own enumerable
- * accessor, so these values compare, spread and serialize as plain data do, and one getter is shared by every
- * object (V8 keeps one shape for all of them, not one per object).
+ * text is not held beside them for the life of the catalog: each ask decodes it (`FileText.decode`), unless a
+ * build phase holds it at that moment. Each is an own enumerable accessor, so these values compare, spread and
+ * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
+ * one per object).
  */
 import type { FileText } from '../content.js';
 import { readSection, type SectionRange } from '../markdown.js';
@@ -28,11 +29,11 @@ class TextBackedDocument {
   }
 
   static body(entry: TextBackedDocument): string {
-    return (entry.#text.read() as string).slice(entry.#bodyStart);
+    return (entry.#text.decode() as string).slice(entry.#bodyStart);
   }
 
   static sections(entry: TextBackedDocument): DocumentSection[] {
-    const text = entry.#text.read() as string;
+    const text = entry.#text.decode() as string;
     return entry.#sections.map((range) => readSection(text, range));
   }
 }
@@ -76,7 +77,7 @@ class TextBackedContent {
   }
 
   static text(content: TextBackedContent): string {
-    return content.#text.read() as string;
+    return content.#text.decode() as string;
   }
 }
 

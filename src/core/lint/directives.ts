@@ -57,10 +57,27 @@ export function readDirectivesOf(
   const cached = table.get(bytes);
   if (cached?.path === path) return cached.found;
   const commented = path.endsWith('.md') || (isTextual(buildMimeType(path)) && !path.endsWith('.json'));
-  const text = commented ? decodeUtf8(bytes, memo) : undefined;
+  // Most files hold no directive: the bytes say so without decoding them (the needles are ASCII, which UTF-8
+  // never uses inside another character), and the text is decoded by the phase that parses the file.
+  const text =
+    commented && (includesAscii(bytes, MARKER) || includesAscii(bytes, '<!--'))
+      ? decodeUtf8(bytes, memo)
+      : undefined;
   const found = text === undefined ? [] : readDirectives(path, text);
   table.set(bytes, { path, found });
   return found;
+}
+
+/** Whether `bytes` contain the ASCII string `needle`. */
+function includesAscii(bytes: Uint8Array, needle: string): boolean {
+  const first = needle.charCodeAt(0);
+  const last = bytes.length - needle.length;
+  for (let at = bytes.indexOf(first); at !== -1 && at <= last; at = bytes.indexOf(first, at + 1)) {
+    let i = 1;
+    while (i < needle.length && bytes[at + i] === needle.charCodeAt(i)) i++;
+    if (i === needle.length) return true;
+  }
+  return false;
 }
 
 /** The directives written in `text`, a file at `path` (Markdown when it ends in `.md`). */
