@@ -58,6 +58,7 @@ import {
   type SessionRegistry,
   type SessionRegistryController,
 } from './session-registry.js';
+import { type WarmQueriesOptions, warmQueries } from './warm-queries.js';
 
 /** The one path that speaks MCP; every other path is 404 (so OAuth discovery probes read as "no auth here"). */
 export const MCP_PATH = '/mcp';
@@ -110,6 +111,12 @@ export interface HttpServerHandle {
   readonly host: string;
   readonly port: number;
   readonly sessions: SessionRegistry;
+  /**
+   * Starts building what the first tool call needs (the search index) in the background, in short slices, and
+   * keeps it warm across generations (`warmQueries`) until `close`. Call it once the daemon is ready, so it never
+   * competes with start-up. Idempotent.
+   */
+  warm(options?: WarmQueriesOptions): void;
   /** Closes every session, every listen stream and the listener. Idempotent. */
   close(): Promise<void>;
 }
@@ -184,6 +191,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     queries: createCatalogQueries(),
     pages: { cache: listPages, spliceFor },
   };
+  let stopWarming: (() => void) | undefined;
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
   let startingSessions = 0;
@@ -508,8 +516,12 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     host,
     port,
     sessions: registry,
+    warm(warmOptions) {
+      if (closing === undefined) stopWarming ??= warmQueries(source, serverOptions.queries, warmOptions);
+    },
     close() {
       closing ??= (async () => {
+        stopWarming?.();
         clearInterval(reaper);
         stopNotifying?.();
         listPages.close();

@@ -37,6 +37,7 @@ import {
   type SessionHandle,
   type SessionRegistryController,
 } from './session-registry.js';
+import { warmQueries } from './warm-queries.js';
 
 /** How long a closed stdin waits for the requests already sent to be answered. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -71,6 +72,8 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   });
   const wire = new CompanionStdioWire(source, session, stdin, stdout, log);
   const queries = createCatalogQueries();
+  // A host launches `serve` when it is ready to ask: what its first lookup needs is built while it starts up.
+  const stopWarming = warmQueries(source, queries);
   const listPages = createListPages();
   const handle = serveSdkStdio(
     ({ era }) => {
@@ -100,6 +103,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   await wire.closed;
   options.signal?.removeEventListener('abort', stop);
   await handle.close().catch(() => {});
+  stopWarming();
   listPages.close();
   session.close();
 }

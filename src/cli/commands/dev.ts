@@ -16,6 +16,7 @@ import {
   serveHttp,
 } from '../../mcp/serve-http.js';
 import { createDevModel, type DevModel } from '../../ui/dev-state.js';
+import { formatMs } from '../../ui/format.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
@@ -174,6 +175,23 @@ export const run: Command = async (argv, io) => {
     root: store.root,
   });
   model = devModel;
+  // Once edits are noticed, the search index the first document_lookup needs is built in the background.
+  let warmedOnce = false;
+  watcher.ready.then(
+    () =>
+      server.warm({
+        onWarm: ({ elapsedMs, workMs }) => {
+          if (warmedOnce) return;
+          warmedOnce = true;
+          if (plain) {
+            io.stdout.write(
+              `${PLAIN_PREFIX} search index ready in ${formatMs(elapsedMs)} (${formatMs(workMs)} of work)\n`,
+            );
+          }
+        },
+      }),
+    () => {},
+  );
 
   return new Promise<number>((resolveRun) => {
     let stopping = false;
