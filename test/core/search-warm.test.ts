@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCatalogQueries } from '../../src/core/queries.js';
+import { type Candidate, chooseDistinct } from '../../src/core/search/rank.js';
 import { beginIndex } from '../../src/core/search/section-index.js';
 import { createDocumentSearch, type SearchableDocument, searchDocuments } from '../../src/core/search.js';
 
@@ -150,5 +151,49 @@ describe('warming a document search', () => {
     expect(queries.warm(catalog, 1)).toBe(true);
     expect(queries.searchDocuments(documents, 'unique17x zeta')).toEqual(early);
     expect(early).toEqual(searchDocuments(documents, 'unique17x zeta'));
+  });
+});
+
+describe('choosing the best sections without sorting every candidate', () => {
+  // Few distinct keys (large groups of exact ties, where only input order decides) and bodies that repeat.
+  const candidate = fc.record({
+    id: fc.constantFrom('a', 'b'),
+    heading: fc.constantFrom('', 'x'),
+    body: fc.oneof(fc.constantFrom('one', 'one '), fc.integer({ min: 0, max: 40 }).map((n) => `body ${n}`)),
+    score: fc.constantFrom(1, 2),
+    coverage: fc.constantFrom(0.5, 1),
+  });
+
+  it('chooses what a full stable sort and a pass over it choose, ties and duplicates included', () => {
+    fc.assert(
+      fc.property(fc.array(candidate, { maxLength: 400 }), fc.integer({ min: 1, max: 8 }), (specs, limit) => {
+        const candidates: Candidate[] = specs.map((spec, index) => ({
+          document: makeDocument(spec.id, spec.id, []),
+          section: { heading: spec.heading, body: spec.body, line: index },
+          score: spec.score,
+          coverage: spec.coverage,
+        }));
+        const sorted = [...candidates].sort(
+          (a, b) =>
+            b.coverage - a.coverage ||
+            b.score - a.score ||
+            (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0) ||
+            (a.section.heading < b.section.heading ? -1 : a.section.heading > b.section.heading ? 1 : 0),
+        );
+        const seen = new Set<string>();
+        const expected: Candidate[] = [];
+        for (const each of sorted) {
+          const key = each.section.body.replace(/\s+/g, ' ').trim();
+          if (seen.has(key) || expected.length >= limit) continue;
+          seen.add(key);
+          expected.push(each);
+        }
+        // The very objects, in the same order: which of two equal-looking sections is chosen matters.
+        const chosen = chooseDistinct(candidates, limit);
+        expect(chosen.length).toBe(expected.length);
+        chosen.forEach((each, at) => expect(each).toBe(expected[at]));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
