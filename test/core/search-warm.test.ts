@@ -159,7 +159,10 @@ describe('choosing the best sections without sorting every candidate', () => {
   const candidate = fc.record({
     id: fc.constantFrom('a', 'b'),
     heading: fc.constantFrom('', 'x'),
-    body: fc.oneof(fc.constantFrom('one', 'one '), fc.integer({ min: 0, max: 40 }).map((n) => `body ${n}`)),
+    body: fc.oneof(
+      fc.constantFrom('one', 'one '),
+      fc.integer({ min: 0, max: 40 }).map((n) => `body ${n}`),
+    ),
     score: fc.constantFrom(1, 2),
     coverage: fc.constantFrom(0.5, 1),
   });
@@ -191,7 +194,7 @@ describe('choosing the best sections without sorting every candidate', () => {
         // The very objects, in the same order: which of two equal-looking sections is chosen matters.
         const chosen = chooseDistinct(candidates, limit);
         expect(chosen.length).toBe(expected.length);
-        chosen.forEach((each, at) => expect(each).toBe(expected[at]));
+        for (const [at, each] of chosen.entries()) expect(each).toBe(expected[at]);
       }),
       { numRuns: 500 },
     );
