@@ -23,6 +23,7 @@ import { basename, join, relative, sep } from 'node:path';
 import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
 import type { CatalogChange } from '../core/types.js';
 import type { CatalogStore } from './catalog-store.js';
+import { listWithTypes } from './chokidar-scan.js';
 import { isContentPath } from './read-snapshot.js';
 
 export interface WatcherBatch {
@@ -507,13 +508,16 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
       // skipping them silently.
       ignorePermissionErrors: true,
       // Regular files are left to their directory's watch (see the top of this file); chokidar passes `stats`
-      // once it has them, and a path it asks about without them is decided by name alone.
-      ignored: (absolute: string, stats?: Stats) => {
+      // (during its scan, the listing's `Dirent`: see chokidar-scan.ts) once it has them, and a path it asks
+      // about without them is decided by name alone.
+      ignored: (absolute: string, stats?: Pick<Stats, 'isFile'>) => {
         if (stats?.isFile()) return true;
         const path = relative(root, absolute);
         return path !== '' && !isContentPath(path.split(sep).join('/'));
       },
     });
+    // Its scan would lstat every file only to learn that it is one.
+    listWithTypes(watcher);
     watcher.on('all', (event: string, absolute: string) => {
       if (fsw === watcher) onEvent(event, absolute);
     });
