@@ -92,6 +92,7 @@ export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000 }
     goalMb,
     floorBytes: floor('bytes'),
     floorText: floor('text'),
+    floorTextOnly: floor('text-only'),
     baselineRssMb: before.rssMb,
     loadMs,
     afterLoad,

@@ -1,7 +1,9 @@
 /**
- * The composition root of the `companion` CLI: the only module that reads `process.argv`, touches the real
- * process streams or sets `process.exitCode`. It picks a command by its first argument and imports that
- * command's module only then, so `companion check` never loads React, Ink or the MCP SDK.
+ * The composition root of the `companion` CLI: the one module that reads `process.argv`, hands the real process
+ * streams and env to a command as its `CommandIo`, and sets `process.exitCode`. It picks a command by its first
+ * argument and imports that command's module only then, so `companion check` never loads React, Ink or the MCP
+ * SDK. Commands (`src/cli/**`) may also touch the process for what `CommandIo` does not carry (signals, the
+ * platform, the Node binary); no module outside `src/cli` does (the lint holds it, `test/lint/rooms.test.ts`).
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';

@@ -1,16 +1,19 @@
 /**
  * Bytes to served content: the digest, the MIME type, and whether a read answers text or a blob. Memoized by
- * the identity of the bytes, so a rebuild that reuses a file's `Uint8Array` never hashes it twice.
+ * the identity of the bytes in the builder's memo, so a rebuild that reuses a file's `Uint8Array` never hashes
+ * or decodes it twice.
  */
 import { createHash } from 'node:crypto';
+import { type Memo, memoTable, NO_MEMO } from './memo.js';
 
-const digests = new WeakMap<Uint8Array, string>();
-const texts = new WeakMap<Uint8Array, string | null>();
+const DIGESTS = memoTable<Uint8Array, string>('content.digests');
+const TEXTS = memoTable<Uint8Array, string | null>('content.texts');
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** `sha256:<64 lowercase hex>` of `bytes`. */
-export function buildDigest(bytes: Uint8Array): string {
+export function buildDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string {
+  const digests = memo.table(DIGESTS);
   let digest = digests.get(bytes);
   if (digest === undefined) {
     digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -20,7 +23,8 @@ export function buildDigest(bytes: Uint8Array): string {
 }
 
 /** The text of `bytes` when they are valid UTF-8 (a BOM is kept, so re-encoding gives the same bytes). */
-export function decodeUtf8(bytes: Uint8Array): string | undefined {
+export function decodeUtf8(bytes: Uint8Array, memo: Memo = NO_MEMO): string | undefined {
+  const texts = memo.table(TEXTS);
   let text = texts.get(bytes);
   if (text === undefined) {
     try {
@@ -34,9 +38,9 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 }
 
 /** UTF-8 bytes of `text`; `decodeUtf8` of the result answers `text` without decoding again. */
-export function encodeUtf8(text: string): Uint8Array {
+export function encodeUtf8(text: string, memo: Memo = NO_MEMO): Uint8Array {
   const bytes = encoder.encode(text);
-  texts.set(bytes, text);
+  memo.table(TEXTS).set(bytes, text);
   return bytes;
 }
 
@@ -71,7 +75,7 @@ const MIME_TYPES: Record<string, string> = {
   zip: 'application/zip',
 };
 
-const TEXTUAL = new Set([
+const TEXTUAL: ReadonlySet<string> = new Set([
   'application/json',
   'application/yaml',
   'application/toml',

@@ -2,35 +2,32 @@
  * What a rebuild changed, as a host sees it. Pure: two catalogs in, a `CatalogDiff` out.
  */
 import { compare } from './diagnostics.js';
+import {
+  LISTED_PROMPT_FIELDS,
+  LISTED_RESOURCE_FIELDS,
+  LISTED_TEMPLATE_FIELDS,
+  sameListed,
+} from './listed-fields.js';
 import { PersistentMap } from './persistent-map.js';
-import type {
-  Catalog,
-  CatalogDiff,
-  ListedResource,
-  ManifestEntry,
-  PromptEntry,
-  ResourceTemplateEntry,
-  SkillEntry,
-} from './types.js';
+import type { Catalog, CatalogDiff, ManifestEntry, SkillEntry } from './types.js';
 
 /**
  * Compares two catalogs the way a connected host would notice.
  *
  * - `listChanged` is true when `resources/list` or `resources/templates/list` would answer differently: another
- *   order or set of URIs, or any listed field (name, title, description, mimeType, size, priority,
- *   lastModified) of any entry.
+ *   order or set of URIs, or any listed field of any entry (the fields the wire lists, `listed-fields.ts`).
  * - `updatedUris` holds, sorted and once each, every URI in either `contents` map whose digest differs or that
  *   appeared or vanished (the index is in `contents`, so its JSON is covered), plus the `SKILL.md` URI of each
  *   skill in both catalogs whose manifest changed, so a host subscribed to it re-fetches the manifest.
- * - `promptsListChanged` is true when `prompts/list` would answer differently (see `sameListedPrompt`). A body
- *   that changed alone is no list change: hosts fetch a prompt's messages when the user runs it.
+ * - `promptsListChanged` is true when `prompts/list` would answer differently. A body that changed alone is no
+ *   list change: hosts fetch a prompt's messages when the user runs it.
  *
  * Both are empty/false when nothing a host can see changed, e.g. after saving identical bytes.
  */
 export function diffCatalogs(previous: Catalog, next: Catalog): CatalogDiff {
   const listChanged =
-    !sameList(previous.resources, next.resources, sameListedResource) ||
-    !sameList(previous.templates, next.templates, sameTemplate);
+    !sameList(previous.resources, next.resources, (a, b) => sameListed(a, b, LISTED_RESOURCE_FIELDS)) ||
+    !sameList(previous.templates, next.templates, (a, b) => sameListed(a, b, LISTED_TEMPLATE_FIELDS));
 
   const updated = new Set<string>();
   // Two versions of one structure-sharing map: only the entries that are not the same object can differ.
@@ -54,7 +51,9 @@ export function diffCatalogs(previous: Catalog, next: Catalog): CatalogDiff {
     }
   }
 
-  const promptsListChanged = !sameList(previous.prompts, next.prompts, sameListedPrompt);
+  const promptsListChanged = !sameList(previous.prompts, next.prompts, (a, b) =>
+    sameListed(a.listed, b.listed, LISTED_PROMPT_FIELDS),
+  );
   return { listChanged, updatedUris: [...updated].sort(compare), promptsListChanged };
 }
 
@@ -70,51 +69,6 @@ export function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T)
     if (item !== b[i] && !same(item, b[i]!)) return false;
   }
   return true;
-}
-
-function sameListedResource(a: ListedResource, b: ListedResource): boolean {
-  return (
-    a.uri === b.uri &&
-    a.name === b.name &&
-    a.title === b.title &&
-    a.description === b.description &&
-    a.mimeType === b.mimeType &&
-    a.size === b.size &&
-    a.annotations.priority === b.annotations.priority &&
-    a.annotations.lastModified === b.annotations.lastModified
-  );
-}
-
-/** Same `prompts/list` entry: name, title, description and every argument's name, title, description, required. */
-function sameListedPrompt(a: PromptEntry, b: PromptEntry): boolean {
-  if (a.listed === b.listed) return true;
-  const x = a.listed;
-  const y = b.listed;
-  return (
-    x.name === y.name &&
-    x.title === y.title &&
-    x.description === y.description &&
-    sameList(
-      x.arguments ?? [],
-      y.arguments ?? [],
-      (p, q) =>
-        p.name === q.name &&
-        p.title === q.title &&
-        p.description === q.description &&
-        p.required === q.required,
-    )
-  );
-}
-
-function sameTemplate(a: ResourceTemplateEntry, b: ResourceTemplateEntry): boolean {
-  return (
-    a.uriTemplate === b.uriTemplate &&
-    a.name === b.name &&
-    a.title === b.title &&
-    a.description === b.description &&
-    a.mimeType === b.mimeType &&
-    a.annotations.priority === b.annotations.priority
-  );
 }
 
 function sameManifestEntry(a: ManifestEntry, b: ManifestEntry): boolean {

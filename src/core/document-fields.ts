@@ -7,6 +7,7 @@
 import type { FieldMismatch } from './codes/documents.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import type { DocumentKeys } from './documents.js';
+import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { type FieldDeclaration, matchesType } from './scope-schema-content.js';
 
 export type FieldDeclarations = Readonly<Record<string, FieldDeclaration>>;
@@ -18,12 +19,9 @@ export interface DocumentFieldsCheck {
 }
 
 const NONE: DocumentFieldsCheck = { fields: {}, diagnostics: [] };
-const memo = new WeakMap<
-  DocumentKeys,
-  { readonly declared: FieldDeclarations; result: DocumentFieldsCheck }
->();
-/** The declared names of each declarations object (one per scope file read). */
-const namesOf = new WeakMap<FieldDeclarations, readonly string[]>();
+const CHECKS = memoTable<DocumentKeys, { readonly declared: FieldDeclarations; result: DocumentFieldsCheck }>(
+  'document-fields.checks',
+);
 
 /**
  * Checks `document`'s front matter keys beside description and whenToUse against `declared`. Pure; memoized on
@@ -32,18 +30,16 @@ const namesOf = new WeakMap<FieldDeclarations, readonly string[]>();
 export function checkDocumentFields(
   document: DocumentKeys,
   declared: FieldDeclarations,
+  memo: Memo = NO_MEMO,
 ): DocumentFieldsCheck {
-  let names = namesOf.get(declared);
-  if (names === undefined) {
-    names = Object.keys(declared);
-    namesOf.set(declared, names);
-  }
+  const names = Object.keys(declared);
   // Most documents of most repositories: nothing declared, nothing extra, and no memo entry for them.
   if (names.length === 0 && document.extraKeys.size === 0) return NONE;
-  const cached = memo.get(document);
+  const checks = memo.table(CHECKS);
+  const cached = checks.get(document);
   if (cached?.declared === declared) return cached.result;
   const result = check(document, declared, names);
-  memo.set(document, { declared, result });
+  checks.set(document, { declared, result });
   return result;
 }
 

@@ -8,6 +8,7 @@ import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
 import { findTitles, type MarkdownLine, readLines, splitSections } from './markdown.js';
+import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
 import type { DocumentSection, SourceFile } from './types.js';
 import { isSafePath } from './uris.js';
@@ -48,7 +49,9 @@ export interface DocumentRead {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const cache = new WeakMap<Uint8Array, { readonly path: string; readonly result: DocumentRead }>();
+const READS = memoTable<Uint8Array, { readonly path: string; readonly result: DocumentRead }>(
+  'documents.reads',
+);
 const NO_EXTRA_KEYS: ReadonlyMap<string, { readonly value: unknown; readonly position: Position }> =
   new Map();
 
@@ -59,11 +62,12 @@ export function buildDocumentId(path: string): string | undefined {
 }
 
 /** Reads one document file. Pure; memoized on `file.bytes` (paths are part of the result, so keyed by both). */
-export function readDocument(file: SourceFile): DocumentRead {
-  const cached = cache.get(file.bytes);
+export function readDocument(file: SourceFile, memo: Memo = NO_MEMO): DocumentRead {
+  const reads = memo.table(READS);
+  const cached = reads.get(file.bytes);
   if (cached?.path === file.path) return cached.result;
-  const result = parseDocumentFile(file);
-  cache.set(file.bytes, { path: file.path, result });
+  const result = parseDocumentFile(file, memo);
+  reads.set(file.bytes, { path: file.path, result });
   return result;
 }
 
@@ -72,7 +76,7 @@ export function readDocument(file: SourceFile): DocumentRead {
  * three): only a path that cannot be a URI or bytes that are not UTF-8 stop the rest. The document is served
  * only when nothing that makes it unservable was found.
  */
-function parseDocumentFile(file: SourceFile): DocumentRead {
+function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
   const path = file.path;
   const id = buildDocumentId(path)!;
   const diagnostics: Diagnostic[] = [];
@@ -86,7 +90,7 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
     diagnostics.push(diagnose(codes.documentScopeUnknown, { kind: 'unfiled' }, { file: path }));
     servable = false;
   }
-  const text = decodeUtf8(file.bytes);
+  const text = decodeUtf8(file.bytes, memo);
   if (text === undefined) {
     diagnostics.push(diagnose(codes.invalidUtf8, { file: 'document' }, { file: path }));
     return { diagnostics };
@@ -156,7 +160,7 @@ function parseDocumentFile(file: SourceFile): DocumentRead {
   }
   // Findings, not serving rules: the document is served whatever they say. The body is linted even when the
   // front matter failed, like the title check above.
-  diagnostics.push(...lintDocument(path, text, lines, bodyLine));
+  diagnostics.push(...lintDocument(path, text, lines, bodyLine, memo));
   if (!servable || description === undefined || body === undefined) {
     return fm.kind === 'ok'
       ? { keys: { path, extraKeys: extraKeys ?? NO_EXTRA_KEYS }, diagnostics }

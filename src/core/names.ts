@@ -1,14 +1,12 @@
 /**
- * The names companion's content model gives things, defined once: the tools, where content lives (directories and
- * files), the front matter keys each kind of file takes, and the words of an inline suppression. The readers and rules
- * test against these, and the diagnostics catalogue names them in its messages and hints from here.
+ * The names companion's content model gives things, defined once: the tools (from their registry, `tools/`), where
+ * content lives (directories and files), the front matter keys each kind of file takes, and the words of an inline
+ * suppression. The readers and rules test against these, and the diagnostics catalogue names them in its messages
+ * and hints from here.
  */
 
-/** The tools companion serves, by what they do. A scope file may name these and no others. */
-export const TOOLS = { lookup: 'document_lookup', guide: 'task_guide', load: 'skill_load' } as const;
-/** The tools in their declared order: the order they are offered and listed in. */
-export const TOOL_NAMES = [TOOLS.lookup, TOOLS.guide, TOOLS.load] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+/** The tools companion serves: their one definition is the registry, `tools/index.ts`. */
+export { TOOL_NAMES, TOOLS, type ToolName } from './tools/index.js';
 
 /** The default URI scheme: `companion://guides`, `companion://skill/<id>/SKILL.md`. */
 export const DEFAULT_SCHEME = 'companion';

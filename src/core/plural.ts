@@ -7,3 +7,10 @@
 export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;
 }
+
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'] as const;
+
+/** A count as prose writes it: `three` up to nine, digits from ten (`12`). */
+export function formatNumberWord(count: number): string {
+  return NUMBER_WORDS[count] ?? String(count);
+}

@@ -6,6 +6,7 @@
  */
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
 import { lintSecrets } from './lint/text-rules.js';
+import { type Memo, NO_MEMO } from './memo.js';
 import type { PromptArgumentEntry, PromptEntry, TemplateNode } from './prompt-types.js';
 import { buildListedPrompt, type ParsedPrompt, PROMPTS_DIR, readPrompt } from './prompts.js';
 import type { ServerScope } from './scope-schema.js';
@@ -57,7 +58,8 @@ export interface PromptBuilder {
   assemble(input: PromptInput): PromptAssembly;
 }
 
-export function createPromptBuilder(): PromptBuilder {
+/** `memo`: the builder's, for reading each prompt file once per version of its bytes. */
+export function createPromptBuilder(memo: Memo = NO_MEMO): PromptBuilder {
   const units = new Map<string, { readonly prompt?: ParsedPrompt }>();
   const findings = new Map<string, readonly Diagnostic[]>();
   const heldPrompts = new Map<string, HeldItem>();
@@ -78,10 +80,10 @@ export function createPromptBuilder(): PromptBuilder {
     touch(path, file, lastGood, unavailable) {
       heldPrompts.delete(path);
       findings.delete(path);
-      const read = file === undefined ? undefined : readPrompt(file);
+      const read = file === undefined ? undefined : readPrompt(file, memo);
       // A prompt is served text like a document: a credential in it is a finding (masked), not a reason to hold.
       const found =
-        file === undefined ? [] : [...(read?.diagnostics ?? []), ...lintSecrets(path, file.bytes)];
+        file === undefined ? [] : [...(read?.diagnostics ?? []), ...lintSecrets(path, file.bytes, memo)];
       if (found.length > 0) findings.set(path, found);
       if (file !== undefined && read?.prompt !== undefined) {
         units.set(path, { prompt: read.prompt });
@@ -89,7 +91,9 @@ export function createPromptBuilder(): PromptBuilder {
       }
       // Broken on disk, or unreadable just now: the last good version, whole, while there is one.
       const last =
-        (file !== undefined || unavailable) && lastGood !== undefined ? readPrompt(lastGood) : undefined;
+        (file !== undefined || unavailable) && lastGood !== undefined
+          ? readPrompt(lastGood, memo)
+          : undefined;
       if (last?.prompt !== undefined && lastGood !== undefined) {
         units.set(path, { prompt: last.prompt });
         heldPrompts.set(path, {

@@ -33,7 +33,7 @@ export interface ParsedTemplate {
 }
 
 const TAG = /^([#^/]?)\s*([A-Za-z_][A-Za-z0-9_-]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?$/;
-const PROPERTIES = new Set(['uri', 'title']);
+const PROPERTIES: ReadonlySet<string> = new Set(['uri', 'title']);
 
 interface OpenSection {
   readonly name: string;

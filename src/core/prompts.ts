@@ -9,6 +9,7 @@ import { decodeUtf8 } from './content.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { MAX_PROMPT_NAME_LENGTH } from './limits.js';
+import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { PROMPT_ARGUMENT_KEYS, PROMPT_ARGUMENT_KINDS, PROMPT_KEYS, PROMPTS_DIR } from './names.js';
 import { parseTemplate } from './prompt-template.js';
 import type { ListedPrompt, PromptArgumentEntry, PromptArgumentKind, TemplateNode } from './prompt-types.js';
@@ -49,24 +50,25 @@ export function buildPromptName(path: string): string | undefined {
   return name === '' || name.includes('/') ? undefined : name;
 }
 
-const cache = new WeakMap<Uint8Array, { readonly path: string; readonly result: PromptRead }>();
+const READS = memoTable<Uint8Array, { readonly path: string; readonly result: PromptRead }>('prompts.reads');
 
 /** Reads one prompt file (a path `buildPromptName` accepts). Pure; memoized on `file.bytes` and the path. */
-export function readPrompt(file: SourceFile): PromptRead {
-  const cached = cache.get(file.bytes);
+export function readPrompt(file: SourceFile, memo: Memo = NO_MEMO): PromptRead {
+  const reads = memo.table(READS);
+  const cached = reads.get(file.bytes);
   if (cached?.path === file.path) return cached.result;
-  const result = parsePromptFile(file);
-  cache.set(file.bytes, { path: file.path, result });
+  const result = parsePromptFile(file, memo);
+  reads.set(file.bytes, { path: file.path, result });
   return result;
 }
 
-function parsePromptFile(file: SourceFile): PromptRead {
+function parsePromptFile(file: SourceFile, memo: Memo): PromptRead {
   const path = file.path;
   const name = buildPromptName(path)!;
   if (name.length > MAX_PROMPT_NAME_LENGTH || !PROMPT_NAME.test(name)) {
     return { diagnostics: [diagnose(codes.promptName, { name }, { file: path })] };
   }
-  const text = decodeUtf8(file.bytes);
+  const text = decodeUtf8(file.bytes, memo);
   if (text === undefined) {
     return { diagnostics: [diagnose(codes.invalidUtf8, { file: 'prompt' }, { file: path })] };
   }

@@ -13,6 +13,7 @@ import {
 import type * as z from 'zod';
 import type { SchemaIssue } from './codes/scope-file.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
+import { type Memo, memoCell, NO_MEMO } from './memo.js';
 import { SCOPE_FILE } from './names.js';
 import { validateContentDeclarations } from './scope-content-rules.js';
 import { SCOPE_SCHEMA_FILE, type ServerScope, ServerScopeSchema, TOOL_NAMES } from './scope-schema.js';
@@ -28,15 +29,17 @@ export interface ScopeRead {
 }
 
 /** Parses and validates the scope file's text. `undefined` text means the file does not exist. */
-export function readScope(text: string | undefined): ScopeRead {
+export function readScope(text: string | undefined, memo: Memo = NO_MEMO): ScopeRead {
   // The scope file changes rarely and every rebuild reads it: keep the last answer for the same text.
-  if (text !== undefined && lastScope?.text === text) return lastScope.read;
+  const last = memo.get(LAST_SCOPE);
+  if (text !== undefined && last?.text === text) return last.read;
   const read = parseScope(text);
-  if (text !== undefined) lastScope = { text, read };
+  if (text !== undefined) memo.set(LAST_SCOPE, { text, read });
   return read;
 }
 
-let lastScope: { readonly text: string; readonly read: ScopeRead } | undefined;
+/** The last scope text the builder read, and what it read: one cell, replaced by the next text. */
+const LAST_SCOPE = memoCell<{ readonly text: string; readonly read: ScopeRead }>('scope.last');
 
 function parseScope(text: string | undefined): ScopeRead {
   if (text === undefined) {

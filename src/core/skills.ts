@@ -16,6 +16,7 @@ import {
 import { HOST_FIELDS } from './lint/host-rules.js';
 import { isCredentialPath } from './lint/secrets.js';
 import { findTitles, type MarkdownLine, readLines } from './markdown.js';
+import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { BASE_FILE, BASE_PATH, SKILL_BODY, SKILL_KEYS, SKILL_STRING_KEYS, SKILLS_DIR } from './names.js';
 import type { SourceFile } from './types.js';
 import { isSafePath, isSafeSegment } from './uris.js';
@@ -69,11 +70,13 @@ export function readSkill(
   files: ReadonlyMap<string, SourceFile>,
   baseSize: number,
   marker: DraftMarker = DEFAULT_DRAFT_MARKER,
+  memo: Memo = NO_MEMO,
 ): SkillRead {
+  const reads = memo.table(READS);
   // Memoized on the identity of every file's bytes: a rebuild re-reads only the skills an edit touched.
   const body = files.get(SKILL_BODY);
   const key = body?.bytes;
-  const cached = key ? skillMemo.get(key) : undefined;
+  const cached = key ? reads.get(key) : undefined;
   if (
     cached &&
     cached.id === id &&
@@ -84,12 +87,12 @@ export function readSkill(
   ) {
     return cached.result;
   }
-  const result = parseSkill(id, files, baseSize, marker);
-  if (key) skillMemo.set(key, { id, baseSize, marker, files, result });
+  const result = parseSkill(id, files, baseSize, marker, memo);
+  if (key) reads.set(key, { id, baseSize, marker, files, result });
   return result;
 }
 
-const skillMemo = new WeakMap<
+const READS = memoTable<
   Uint8Array,
   {
     readonly id: string;
@@ -98,7 +101,7 @@ const skillMemo = new WeakMap<
     readonly files: ReadonlyMap<string, SourceFile>;
     readonly result: SkillRead;
   }
->();
+>('skills.reads');
 
 function sameFiles(a: ReadonlyMap<string, SourceFile>, b: ReadonlyMap<string, SourceFile>): boolean {
   if (a.size !== b.size) return false;
@@ -114,6 +117,7 @@ function parseSkill(
   files: ReadonlyMap<string, SourceFile>,
   baseSize: number,
   marker: DraftMarker,
+  memo: Memo,
 ): SkillRead {
   const dir = `${SKILLS_DIR}${id}`;
   const bodyPath = `${dir}/${SKILL_BODY}`;
@@ -132,7 +136,7 @@ function parseSkill(
     };
   }
   const diagnostics: Diagnostic[] = [];
-  const text = decodeUtf8(body.bytes);
+  const text = decodeUtf8(body.bytes, memo);
   if (text === undefined) {
     return { diagnostics: [diagnose(codes.invalidUtf8, { file: 'skill' }, { file: bodyPath })] };
   }
@@ -191,7 +195,7 @@ function parseSkill(
       diagnostics.push(diagnose(codes.unsafePath, { kind: 'skill-file', path }, { file: `${dir}/${path}` }));
       continue;
     }
-    if (path.endsWith('.md') && decodeUtf8(file.bytes) === undefined) {
+    if (path.endsWith('.md') && decodeUtf8(file.bytes, memo) === undefined) {
       diagnostics.push(diagnose(codes.invalidUtf8, { file: 'skill-file' }, { file: `${dir}/${path}` }));
       continue;
     }

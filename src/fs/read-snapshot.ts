@@ -637,9 +637,14 @@ function addProblem(
   into.prints.set(path, print);
 }
 
+/**
+ * Built with `join`, not a template: a template of 13 parts is a tree of 12 concatenation cells that V8 keeps
+ * as such (~0.6 KB a print, 8 MB for the 14,000 prints of L, held for the life of the store); `join` makes one
+ * flat string of ~60 bytes.
+ */
 function fingerprint(stats: fs.Stats): string {
   const kind = stats.isFile() ? 'f' : stats.isDirectory() ? 'd' : stats.isSymbolicLink() ? 'l' : 'o';
-  return `${kind}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}:${stats.nlink}`;
+  return [kind, stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino, stats.mode, stats.nlink].join(':');
 }
 
 function isInside(rootReal: string, real: string): boolean {

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { ClientDefinition } from './clients.js';
 import { digestBytes } from './config-bytes.js';
+import { type InstallDisk, nodeInstallFs } from './install-fs.js';
 import type { Journal } from './journal.js';
 import { inspectFile } from './publish-skills.js';
 import type { ClientFileRecord } from './record.js';
@@ -46,13 +47,14 @@ export function planClientFiles(
   server: string,
   project: string,
   recorded: readonly ClientFileRecord[],
+  disk: InstallDisk = nodeInstallFs,
 ): ClientFilesPlan {
   const writes: { path: string; bytes: Uint8Array; before?: Uint8Array }[] = [];
   const records: ClientFileRecord[] = [];
   const written: string[] = [];
   for (const file of buildClientFiles(client, name, server)) {
     const digest = digestBytes(file.bytes);
-    const found = inspectFile(project, file.path);
+    const found = inspectFile(project, file.path, disk);
     const path = join(project, ...file.path.split('/'));
     records.push({ client: client.id, path: file.path, digest });
     if (found.kind === 'absent') {

@@ -10,7 +10,9 @@
  */
 import { lstatSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { formatNumberWord } from '../core/plural.js';
 import { RUN_PREFIX } from '../core/product.js';
+import { TOOL_NAMES, TOOLS } from '../core/tools/index.js';
 
 /** Every client id `--client` accepts, in the order usage lists them. */
 export const CLIENT_IDS = [
@@ -119,6 +121,21 @@ interface ClientFields {
   readonly remaining: string;
   /** What the host is known not to support; empty when it supports everything companion relies on. */
   readonly limitations: readonly HostLimitation[];
+  /** Settings of the host that decide, by entry name, whether it starts a configured server at all. */
+  readonly serverFilters?: ServerFilters;
+}
+
+/**
+ * Lists of entry names in a host's settings that gate which configured servers it starts (Gemini CLI's
+ * `mcp.allowed` and `mcp.excluded`). `doctor` reads them; install never writes them: they are the user's policy.
+ */
+export interface ServerFilters {
+  /** Key path of the allowlist: when present (even empty), only the servers it names start. */
+  readonly allowed: readonly string[];
+  /** Key path of the denylist: the servers it names never start. */
+  readonly excluded: readonly string[];
+  /** The other settings files the host merges with the one install edits, as read and as shown. */
+  readonly alsoIn: (where: HomeContext) => readonly { readonly path: string; readonly shown: string }[];
 }
 
 export interface ClientDefinition extends ClientFields {
@@ -220,8 +237,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
     serversKey: 'mcpServers',
     // Its config file holds stdio commands only and no `type`; remote servers are added in its UI.
     entry: { command: 'command', args: 'args' },
-    noSkillsDir:
-      'Claude Desktop reads no skills directory: it gets the skills from the server itself (the skill_load tool), or from a zip uploaded in its settings.',
+    noSkillsDir: `Claude Desktop reads no skills directory: it gets the skills from the server itself (the ${TOOLS.load} tool), or from a zip uploaded in its settings.`,
     expandsWorkspaceFolder: false,
     inheritsShellPath: false,
     remaining:
@@ -230,7 +246,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
       {
         lacks:
           'Claude Desktop does not support resource templates: skill files other than SKILL.md (references/…) are not offered in its picker.',
-        todo: 'Let the model fetch them with the skill_load tool.',
+        todo: `Let the model fetch them with the ${TOOLS.load} tool.`,
       },
       {
         lacks: 'Claude Desktop does not handle list_changed: it does not see content changes while it runs.',
@@ -274,7 +290,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
     limitations: [
       {
         lacks: 'Cursor does not offer MCP resources (they are not in its support matrix).',
-        todo: 'Rely on the skill_load and document_lookup tools and on the copies in .cursor/skills; do not expect to attach resources.',
+        todo: `Rely on the ${TOOLS.load} and ${TOOLS.lookup} tools and on the copies in .cursor/skills; do not expect to attach resources.`,
       },
     ],
   }),
@@ -346,13 +362,24 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
       {
         lacks:
           'Gemini CLI lists resources but not resource templates: skill files other than SKILL.md are not offered as resources.',
-        todo: 'The copies in .agents/skills hold every file, and the skill_load tool hands them over.',
+        todo: `The copies in .agents/skills hold every file, and the ${TOOLS.load} tool hands them over.`,
       },
       {
         lacks: 'Gemini CLI reads skills when a session starts.',
         todo: 'After a refresh of the copies, run `/skills reload` (or start a new session).',
       },
     ],
+    // packages/cli/src/config/config.ts: `settings.mcp.allowed`, when set, keeps only the servers it names (an
+    // empty list keeps none); `settings.mcp.excluded` drops the servers it names. Both may sit in the user's
+    // settings as well as the project's (docs/reference/configuration.md "Settings files").
+    serverFilters: {
+      allowed: ['mcp', 'allowed'],
+      excluded: ['mcp', 'excluded'],
+      alsoIn: ({ home }) =>
+        home === undefined
+          ? []
+          : [{ path: join(home, '.gemini', 'settings.json'), shown: '~/.gemini/settings.json' }],
+    },
   }),
   // Goose (aaif-goose/goose, formerly block/goose). `config.yaml` in Goose's config directory: `$GOOSE_PATH_ROOT/config`,
   // else `%APPDATA%\Block\goose\config` on Windows and `$XDG_CONFIG_HOME/goose` or `~/.config/goose` elsewhere
@@ -419,7 +446,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
       },
       {
         lacks: 'Goose reads MCP resources only through its own list and read tools, with no picker.',
-        todo: 'Ask for a document by its id, or rely on the skill_load and document_lookup tools and the copies in .agents/skills.',
+        todo: `Ask for a document by its id, or rely on the ${TOOLS.load} and ${TOOLS.lookup} tools and the copies in .agents/skills.`,
       },
     ],
   }),
@@ -455,7 +482,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
       },
       {
         lacks: 'OpenCode’s documentation describes MCP tools only, not resources or prompts.',
-        todo: 'Rely on the skill_load and document_lookup tools and on the copies in .opencode/skills.',
+        todo: `Rely on the ${TOOLS.load} and ${TOOLS.lookup} tools and on the copies in .opencode/skills.`,
       },
       {
         lacks: 'OpenCode refuses skills whose description is longer than 1024 characters.',
@@ -493,7 +520,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
       },
       {
         lacks: 'Copilot CLI supports MCP tools only: no resources and no prompts.',
-        todo: 'Rely on the skill_load and document_lookup tools and on the copies in .github/skills (`/skills reload` after a refresh).',
+        todo: `Rely on the ${TOOLS.load} and ${TOOLS.lookup} tools and on the copies in .github/skills (\`/skills reload\` after a refresh).`,
       },
     ],
   }),
@@ -522,11 +549,11 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
     limitations: [
       {
         lacks: 'Windsurf’s Cascade takes at most 100 tools from all servers together.',
-        todo: 'companion adds three; if you reach the limit, turn off tools you do not need in the MCP panel.',
+        todo: `companion adds ${formatNumberWord(TOOL_NAMES.length)}; if you reach the limit, turn off tools you do not need in the MCP panel.`,
       },
       {
         lacks: 'Windsurf’s documentation describes MCP tools only, not resources or prompts.',
-        todo: 'Rely on the skill_load and document_lookup tools and on the copies in .windsurf/skills.',
+        todo: `Rely on the ${TOOLS.load} and ${TOOLS.lookup} tools and on the copies in .windsurf/skills.`,
       },
     ],
   }),
@@ -571,7 +598,7 @@ const CLIENTS: Readonly<Record<ClientId, ClientDefinition>> = {
       },
       {
         lacks: 'companion does not know whether Antigravity offers MCP resources, templates or list_changed.',
-        todo: 'Rely on the skill_load and document_lookup tools and on the copies in .agents/skills; start a new session after changing the content.',
+        todo: `Rely on the ${TOOLS.load} and ${TOOLS.lookup} tools and on the copies in .agents/skills; start a new session after changing the content.`,
       },
     ],
   }),

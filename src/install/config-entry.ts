@@ -1,11 +1,11 @@
 /**
- * What the two config formats (JSON, TOML) offer `companion install`, `uninstall` and `doctor`: read the one
+ * What the config formats (JSON, TOML, YAML) offer `companion install`, `uninstall` and `doctor`: read the one
  * entry companion may own, set its owned fields, remove it. Every answer is new bytes planned from old bytes,
  * never a write; the format modules edit only the ranges of companion's entry and check their own work by
  * parsing the result again. Also the digest that tells an entry companion wrote from any other.
  */
 import { createHash } from 'node:crypto';
-import { formatCanonicalJson } from './config-bytes.js';
+import { type ConfigText, formatCanonicalJson } from './config-bytes.js';
 
 /** Which entry, in which table, and which of its fields companion owns. */
 export interface EntrySpec {
@@ -84,4 +84,36 @@ export function buildExpectedDocument(
   for (const field of spec.ownedFields) delete entry[field];
   document[spec.serversKey] = { ...servers, [spec.key]: { ...entry, ...owned } };
   return document;
+}
+
+/** The document a removal must produce: `before` without the entry, every other entry and table as it was. */
+export function buildDocumentWithout(
+  before: unknown,
+  spec: EntrySpec,
+): Record<string, Record<string, unknown> | null> {
+  const expected = structuredClone(before) as Record<string, Record<string, unknown>>;
+  delete expected[spec.serversKey]![spec.key];
+  return expected;
+}
+
+/**
+ * How every format checks its own edit: `after`, read back by the format's parser (`readBack` answers undefined
+ * for text that does not parse), must be one of the `expected` documents; else the edit is refused, and the
+ * user is told to edit `what` (the entry, as the format names it) by hand.
+ */
+export function checkEditResult(
+  after: ConfigText,
+  expected: readonly unknown[],
+  spec: EntrySpec,
+  what: string,
+  readBack: (text: string) => { readonly value: unknown } | undefined,
+): EditResult {
+  const read = readBack(after.text);
+  if (read === undefined || !expected.some((e) => isSameValue(read.value, e))) {
+    return {
+      ok: false,
+      reason: `${spec.shownPath} could not be edited safely (the result would not read back as intended); edit ${what} by hand.`,
+    };
+  }
+  return { ok: true, bytes: after.bytes };
 }

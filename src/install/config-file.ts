@@ -6,8 +6,8 @@
  * the project or the home directory — or to another user's file). A symlink that stays home, as a dotfile
  * manager makes, is followed: the write goes to its target and the link stays a link.
  */
-import fs from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import { type InstallDisk, type InstallStats, nodeInstallFs, readRealOrSelf } from './install-fs.js';
 import type { FileOwnership } from './write-file.js';
 
 export type ConfigFile =
@@ -28,10 +28,15 @@ export type ConfigFile =
  * Reads the config at `path` (shown as `shown`). `home` is the directory a symlinked config may lead into: the
  * project for a project's file, the home directory for a user's. Never throws for what it finds on disk.
  */
-export function readConfigFile(path: string, shown: string, home: string): ConfigFile {
-  let lst: fs.Stats;
+export function readConfigFile(
+  path: string,
+  shown: string,
+  home: string,
+  disk: InstallDisk = nodeInstallFs,
+): ConfigFile {
+  let lst: InstallStats;
   try {
-    lst = fs.lstatSync(path);
+    lst = disk.lstat(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent', target: path };
@@ -40,16 +45,16 @@ export function readConfigFile(path: string, shown: string, home: string): Confi
   let target = path;
   let linkTo: string | undefined;
   if (lst.isSymbolicLink()) {
-    linkTo = fs.readlinkSync(path);
+    linkTo = disk.readlink(path);
     try {
-      target = fs.realpathSync.native(path);
+      target = disk.realpath(path);
     } catch {
       return {
         kind: 'refused',
         reason: `${shown} is a symlink to ${linkTo}, which does not exist; companion install does not replace a link with a file. Create the file it points at, or remove the link, then run again.`,
       };
     }
-    const homeReal = realOrSelf(home);
+    const homeReal = readRealOrSelf(home, disk);
     const rel = relative(homeReal, target);
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
       return {
@@ -58,9 +63,9 @@ export function readConfigFile(path: string, shown: string, home: string): Confi
       };
     }
   }
-  let stats: fs.Stats;
+  let stats: InstallStats;
   try {
-    stats = fs.statSync(target);
+    stats = disk.stat(target);
   } catch (error) {
     return { kind: 'refused', reason: `${shown} cannot be read (${(error as NodeJS.ErrnoException).code}).` };
   }
@@ -71,14 +76,14 @@ export function readConfigFile(path: string, shown: string, home: string): Confi
       reason: `${shown} is a symlink to ${linkTo}, a file of another user (uid ${stats.uid}); companion install does not write through it.`,
     };
   }
-  const uid = process.getuid?.();
+  const uid = disk.uid;
   if (uid !== undefined && uid !== 0 && stats.uid !== uid) {
     return {
       kind: 'refused',
       reason: `${shown} belongs to another user (uid ${stats.uid}); replacing it would make it yours. Run install as that user, or leave this client out.`,
     };
   }
-  if ((stats.mode & 0o222) === 0 || !isWritable(target)) {
+  if ((stats.mode & 0o222) === 0 || !disk.isWritable(target)) {
     return {
       kind: 'refused',
       reason: `${shown} is read-only (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); companion install does not change a file you made read-only. Make it writable (chmod u+w), or leave this client out.`,
@@ -92,7 +97,7 @@ export function readConfigFile(path: string, shown: string, home: string): Confi
   }
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(fs.readFileSync(target));
+    bytes = disk.readFile(target);
   } catch (error) {
     return { kind: 'refused', reason: `${shown} cannot be read (${(error as NodeJS.ErrnoException).code}).` };
   }
@@ -103,21 +108,4 @@ export function readConfigFile(path: string, shown: string, home: string): Confi
     ownership: { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid },
     ...(linkTo === undefined ? {} : { linkTo }),
   };
-}
-
-function isWritable(path: string): boolean {
-  try {
-    fs.accessSync(path, fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return fs.realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }

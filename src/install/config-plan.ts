@@ -11,6 +11,7 @@ import { buildConfigPath, type ClientDefinition, type HomeContext } from './clie
 import { type ConfigText, decodeConfig, digestBytes } from './config-bytes.js';
 import { buildEntryDigest, type EditResult, type EntryRead, type EntrySpec } from './config-entry.js';
 import { type ConfigFile, readConfigFile } from './config-file.js';
+import { type InstallDisk, nodeInstallFs } from './install-fs.js';
 import type { Journal } from './journal.js';
 import { buildJsonEntryEdit, buildJsonEntryRemoval, readJsonEntry } from './json-config.js';
 import { BACKUP_DIR, type ConfigRecord, type EntryRecord, type InstallRecord } from './record.js';
@@ -93,6 +94,7 @@ export function planConfigs(
   project: string,
   where: HomeContext,
   record: InstallRecord | undefined,
+  disk: InstallDisk = nodeInstallFs,
 ): ConfigPlan {
   const files = new Map<string, { plan: FilePlan; bytes: Uint8Array | undefined }>();
   const clients: ClientOutcome[] = [];
@@ -120,6 +122,7 @@ export function planConfigs(
         path,
         shown,
         client.scope === 'project' ? project : (where.home ?? project),
+        disk,
       );
       if (file.kind === 'refused') {
         clients.push({ client, name, shown, status: 'refused', reason: file.reason });

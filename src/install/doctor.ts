@@ -5,6 +5,7 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type ParseError, parse as parseJsonc } from 'jsonc-parser';
 import { RUN_PREFIX } from '../core/product.js';
 import type { Catalog } from '../core/types.js';
 import { buildClientFiles } from './client-files.js';
@@ -21,6 +22,7 @@ import {
 import { decodeConfig } from './config-bytes.js';
 import type { EntryRead } from './config-entry.js';
 import { buildEntrySpec, formatShownPath, readFormat } from './config-plan.js';
+import { readBytesIfExists } from './install-fs.js';
 import { buildPublication, compareCodePoints, type Publication, type PublishedFile } from './publication.js';
 import { buildCopyFiles, readCopyOwner } from './publish-skills.js';
 import { type InstallRecord, RECORD_FILE, readInstallRecord } from './record.js';
@@ -31,7 +33,7 @@ import {
   readEntryLaunch,
   readEntryTarget,
 } from './server-entry.js';
-import { isSameBytes, readBytesIfExists } from './write-file.js';
+import { isSameBytes } from './write-file.js';
 
 export interface DoctorInput {
   /** Absolute project directory. */
@@ -104,6 +106,11 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
       : [
           ...entry,
           ...checkClientFiles(first, name, server, project),
+          ...checkServerFilters(
+            first,
+            [{ path, shown }, ...(first.serverFilters?.alsoIn(where) ?? [])],
+            name,
+          ),
           ...clients.flatMap((id) => checkSkills(readClient(id), input, publication, record, dirChecks)),
           ...checkLimitations(first, catalog),
         ];
@@ -222,6 +229,59 @@ function checkEntry(
     checks.push({ level: 'ok', text: `"${server}" runs \`companion serve\` on this content root.` });
   }
   return checks;
+}
+
+/**
+ * Whether the host's own allow- and denylists of server names (Gemini CLI's `mcp.allowed`, `mcp.excluded`) let it
+ * start the entry, in every settings file that may hold them. A file that is absent or does not parse says nothing
+ * here: the entry check reports the host's config, and the host itself reports its other files.
+ */
+function checkServerFilters(
+  client: ClientDefinition,
+  files: readonly { readonly path: string; readonly shown: string }[],
+  name: string,
+): DoctorCheck[] {
+  const filters = client.serverFilters;
+  if (filters === undefined) return [];
+  const checks: DoctorCheck[] = [];
+  for (const file of files) {
+    const settings = readJsoncIfExists(file.path);
+    if (settings === undefined) continue;
+    const allowed = readKeyPath(settings, filters.allowed);
+    const excluded = readKeyPath(settings, filters.excluded);
+    const allowedKey = filters.allowed.join('.');
+    const excludedKey = filters.excluded.join('.');
+    if (Array.isArray(allowed) && !allowed.includes(name)) {
+      checks.push({
+        level: 'fix',
+        text: `${file.shown} sets ${allowedKey}, and ${client.label} starts only the servers it names: add "${name}" to it.`,
+      });
+    }
+    if (Array.isArray(excluded) && excluded.includes(name)) {
+      checks.push({
+        level: 'fix',
+        text: `${file.shown} lists "${name}" in ${excludedKey}, so ${client.label} never starts it: remove it from there.`,
+      });
+    }
+  }
+  return checks;
+}
+
+function readJsoncIfExists(path: string): unknown {
+  const bytes = readBytesIfExists(path);
+  if (bytes === undefined) return undefined;
+  const errors: ParseError[] = [];
+  const value = parseJsonc(decodeConfig(bytes).text, errors, { allowTrailingComma: true });
+  return errors.length === 0 ? value : undefined;
+}
+
+function readKeyPath(value: unknown, keys: readonly string[]): unknown {
+  let at = value;
+  for (const key of keys) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
 }
 
 /** Whether the files a client needs beside its config (Antigravity's plugin manifest) are there as written. */

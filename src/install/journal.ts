@@ -5,15 +5,9 @@
  * holds the bytes the plan was made from, so a change made meanwhile by someone else fails the run instead of
  * being overwritten.
  */
-import fs from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  createDirectories,
-  type FileOwnership,
-  isSameBytes,
-  readBytesIfExists,
-  replaceFile,
-} from './write-file.js';
+import { type InstallFs, nodeInstallFs, readBytesIfExists } from './install-fs.js';
+import { type FileOwnership, isSameBytes } from './write-file.js';
 
 type Undo =
   | {
@@ -52,11 +46,12 @@ export interface Journal {
   rollback(): RollbackReport;
 }
 
-export function createJournal(): Journal {
+/** A journal writing through `fs` (the real disk unless a test passes its own). */
+export function createJournal(fs: InstallFs = nodeInstallFs): Journal {
   const undo: Undo[] = [];
   const createdDirectories: string[] = [];
   const expect = (path: string, before: Uint8Array | undefined) => {
-    if (!isSameBytes(readBytesIfExists(path), before)) {
+    if (!isSameBytes(readBytesIfExists(path, fs), before)) {
       throw new Error(
         `${path} changed while companion was writing (another program wrote it); nothing was changed`,
       );
@@ -65,12 +60,12 @@ export function createJournal(): Journal {
   return {
     createdDirectories,
     writeFile(path, bytes, before, options = {}) {
-      for (const dir of createDirectories(dirname(path))) {
+      for (const dir of fs.createDirectories(dirname(path))) {
         createdDirectories.push(dir);
         undo.push({ kind: 'created-directory', path: dir });
       }
       expect(path, before);
-      replaceFile(path, bytes, options.keep, options.mode);
+      fs.replaceFile(path, bytes, options.keep, options.mode);
       undo.push({
         kind: 'file',
         path,
@@ -80,14 +75,14 @@ export function createJournal(): Journal {
     },
     deleteFile(path, before, keep) {
       expect(path, before);
-      fs.unlinkSync(path);
+      fs.unlink(path);
       undo.push({ kind: 'file', path, before, keep });
     },
     removeEmptyDirectory(dir) {
       let mode: number;
       try {
-        mode = fs.lstatSync(dir).mode & 0o7777;
-        fs.rmdirSync(dir);
+        mode = fs.lstat(dir).mode & 0o7777;
+        fs.rmdir(dir);
       } catch {
         return false;
       }
@@ -99,10 +94,10 @@ export function createJournal(): Journal {
       const failed: { path: string; reason: string }[] = [];
       for (const step of undo.splice(0).reverse()) {
         try {
-          if (step.kind === 'created-directory') fs.rmdirSync(step.path);
-          else if (step.kind === 'removed-directory') fs.mkdirSync(step.path, { mode: step.mode });
-          else if (step.before === undefined) fs.rmSync(step.path, { force: true });
-          else replaceFile(step.path, step.before, step.keep);
+          if (step.kind === 'created-directory') fs.rmdir(step.path);
+          else if (step.kind === 'removed-directory') fs.mkdir(step.path, step.mode);
+          else if (step.before === undefined) fs.remove(step.path);
+          else fs.replaceFile(step.path, step.before, step.keep);
           undone.push(step.path);
         } catch (error) {
           failed.push({ path: step.path, reason: (error as Error).message });

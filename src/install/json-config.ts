@@ -14,7 +14,9 @@ import {
 } from 'jsonc-parser';
 import { applyEdits, type ConfigText, decodeConfig, detectLineEnd, type TextEdit } from './config-bytes.js';
 import {
+  buildDocumentWithout,
   buildExpectedDocument,
+  checkEditResult,
   type EditResult,
   type EntryRead,
   type EntrySpec,
@@ -78,8 +80,7 @@ export function buildJsonEntryEdit(
       }
     }
   }
-  const expected = buildExpectedDocument(before, spec, owned);
-  return checkResult(current, expected, spec);
+  return checkResult(current, [buildExpectedDocument(before, spec, owned)], spec);
 }
 
 /** Plans removing the entry (its property, the lines it stands on, its comma). */
@@ -88,9 +89,7 @@ export function buildJsonEntryRemoval(config: ConfigText, spec: EntrySpec): Edit
   if ('reason' in located) return { ok: false, reason: located.reason };
   if (located.entry === undefined) return { ok: true, bytes: config.bytes };
   const after = decodeConfig(applyEdits(config, removeProperty(config.text, located.entry.parent!)));
-  const expected = structuredClone(readDocument(config.text)) as Record<string, Record<string, unknown>>;
-  delete expected[spec.serversKey]![spec.key];
-  return checkResult(after, expected, spec);
+  return checkResult(after, [buildDocumentWithout(readDocument(config.text), spec)], spec);
 }
 
 interface Located {
@@ -151,16 +150,12 @@ function readDocument(text: string): unknown {
   return parse(text, [], PARSE_OPTIONS);
 }
 
-function checkResult(after: ConfigText, expected: unknown, spec: EntrySpec): EditResult {
-  const errors: ParseError[] = [];
-  const value = parse(after.text, errors, PARSE_OPTIONS);
-  if (errors.length > 0 || !isSameValue(value, expected)) {
-    return {
-      ok: false,
-      reason: `${spec.shownPath} could not be edited safely (the result would not read back as intended); edit the entry "${spec.key}" by hand.`,
-    };
-  }
-  return { ok: true, bytes: after.bytes };
+function checkResult(after: ConfigText, expected: readonly unknown[], spec: EntrySpec): EditResult {
+  return checkEditResult(after, expected, spec, `the entry "${spec.key}"`, (text) => {
+    const errors: ParseError[] = [];
+    const value = parse(text, errors, PARSE_OPTIONS);
+    return errors.length > 0 ? undefined : { value };
+  });
 }
 
 /** The file's own indentation unit and line end, for everything written into it. */

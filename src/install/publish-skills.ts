@@ -10,9 +10,15 @@
  * so. A skills directory that resolves into the content (or contains it) is refused whole: install never writes
  * into what it serves. Planning reads only; `applyDirectoryPlan` writes.
  */
-import fs from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { digestBytes } from './config-bytes.js';
+import {
+  type InstallDisk,
+  type InstallStats,
+  listFilesBelow,
+  nodeInstallFs,
+  readOwnership,
+} from './install-fs.js';
 import type { Journal } from './journal.js';
 import {
   buildPublicationDigest,
@@ -21,7 +27,7 @@ import {
   type PublishedSkill,
 } from './publication.js';
 import type { DirectoryRecord, PublishedFileRecord, SkillCopyRecord } from './record.js';
-import { type FileOwnership, isSameBytes, listFilesBelow, readOwnership } from './write-file.js';
+import { type FileOwnership, isSameBytes } from './write-file.js';
 
 const GITIGNORE = '.gitignore';
 const MARKER_PATTERN = /^# Published by companion install for the server ("(?:[^"\\]|\\.)*")\./;
@@ -32,9 +38,12 @@ export function buildSkillGitignore(server: string): string {
 }
 
 /** The server whose marker `.gitignore` the directory carries, or undefined when it is not a companion copy. */
-export function readCopyOwner(dir: string): string | undefined {
+export function readCopyOwner(dir: string, disk: InstallDisk = nodeInstallFs): string | undefined {
   try {
-    const first = fs.readFileSync(join(dir, GITIGNORE), 'utf8').split('\n', 1)[0] ?? '';
+    const first =
+      Buffer.from(disk.readFile(join(dir, GITIGNORE)))
+        .toString('utf8')
+        .split('\n', 1)[0] ?? '';
     const quoted = MARKER_PATTERN.exec(first)?.[1];
     return quoted === undefined ? undefined : (JSON.parse(quoted) as string);
   } catch {
@@ -105,13 +114,16 @@ export interface DirectoryInput {
   readonly recorded?: DirectoryRecord;
   /** The real content root and its content directories (`knowledge/`, `skills/`), which nothing may touch. */
   readonly content: { readonly root: string; readonly directories: readonly string[] };
+  /** What the plan reads the directory through. @default the real disk */
+  readonly disk?: InstallDisk;
 }
 
 /** Plans bringing `absolute` to hold the skills, as far as companion owns the names there. Reads only. */
 export function planSkillsDirectory(input: DirectoryInput): DirectoryPlan {
   const { absolute, shown, server } = input;
+  const disk = input.disk ?? nodeInstallFs;
   const empty = { published: [], unchanged: [], removed: [], kept: [], conflicts: [], userFiles: [] };
-  const refused = findRefusal(input);
+  const refused = findRefusal(input, disk);
   if (refused !== undefined) {
     return {
       absolute,
@@ -137,12 +149,12 @@ export function planSkillsDirectory(input: DirectoryInput): DirectoryPlan {
   for (const skill of input.skills) {
     const copy = join(absolute, skill.id);
     const recorded = recordedById.get(skill.id);
-    const state = readCopyState(copy, server, recorded !== undefined);
+    const state = readCopyState(copy, server, recorded !== undefined, disk);
     if (state !== undefined) {
       outcome.conflicts.push({ id: skill.id, reason: `${shown}/${skill.id} ${state}` });
       continue;
     }
-    const planned = planCopy(copy, buildCopyFiles(skill, server), recorded, operations);
+    const planned = planCopy(copy, buildCopyFiles(skill, server), recorded, operations, disk);
     if (planned.files.length > 0)
       records.push({ id: skill.id, complete: planned.userFiles.length === 0, files: planned.files });
     if (planned.userFiles.length > 0) outcome.userFiles.push({ id: skill.id, files: planned.userFiles });
@@ -153,7 +165,7 @@ export function planSkillsDirectory(input: DirectoryInput): DirectoryPlan {
   const wanted = new Set(input.skills.map((s) => s.id));
   for (const recorded of input.recorded?.skills ?? []) {
     if (wanted.has(recorded.id)) continue;
-    const { remaining } = planRemoval(join(absolute, recorded.id), recorded, operations);
+    const { remaining } = planRemoval(join(absolute, recorded.id), recorded, operations, disk);
     if (remaining.length === 0) outcome.removed.push(recorded.id);
     else {
       outcome.kept.push({
@@ -185,15 +197,15 @@ export function applyDirectoryPlan(plan: DirectoryPlan, journal: Journal): void 
 }
 
 /** Why the whole directory is off limits: it is not a directory, or it overlaps the content. */
-function findRefusal(input: DirectoryInput): string | undefined {
+function findRefusal(input: DirectoryInput, disk: InstallDisk): string | undefined {
   const { absolute, shown, content } = input;
   try {
-    const stats = fs.statSync(absolute);
+    const stats = disk.stat(absolute);
     if (!stats.isDirectory()) return `${shown} is not a directory`;
   } catch {
     // Missing (or unreadable): created when written, and judged by where it would be.
   }
-  const real = resolveExisting(absolute);
+  const real = resolveExisting(absolute, disk);
   for (const directory of content.directories) {
     if (isInsideOrEqual(real, directory)) {
       return `${shown} resolves to ${real}, inside the content it would publish (${directory}); install never writes into content. Point ${shown} somewhere else (it is often a symlink), then run again`;
@@ -206,17 +218,22 @@ function findRefusal(input: DirectoryInput): string | undefined {
 }
 
 /** Why an existing copy is not companion's to write into, or undefined when it is (or is absent). */
-function readCopyState(copy: string, server: string, recorded: boolean): string | undefined {
-  let stats: fs.Stats;
+function readCopyState(
+  copy: string,
+  server: string,
+  recorded: boolean,
+  disk: InstallDisk,
+): string | undefined {
+  let stats: InstallStats;
   try {
-    stats = fs.lstatSync(copy);
+    stats = disk.lstat(copy);
   } catch {
     return undefined;
   }
   if (stats.isSymbolicLink()) return 'is a symlink companion did not make';
   if (!stats.isDirectory()) return 'is a file companion did not write';
   if (recorded) return undefined;
-  const owner = readCopyOwner(copy);
+  const owner = readCopyOwner(copy, disk);
   if (owner === server) return undefined;
   if (owner !== undefined) return `was published by the companion server "${owner}"`;
   return 'exists and was not published by companion (it has no companion .gitignore)';
@@ -236,13 +253,14 @@ function planCopy(
   files: readonly PublishedFile[],
   recorded: SkillCopyRecord | undefined,
   operations: Operation[],
+  disk: InstallDisk,
 ): CopyPlan {
   const owned = new Map((recorded?.files ?? []).map((f) => [f.path, f]));
   const result: CopyPlan = { files: [], userFiles: [], wrote: false };
   let wrote = false;
   for (const file of files) {
     const path = join(copy, ...file.path.split('/'));
-    const found = inspectFile(copy, file.path);
+    const found = inspectFile(copy, file.path, disk);
     const record = { path: file.path, digest: digestBytes(file.bytes), mode: file.mode };
     if (found.kind === 'blocked') {
       result.userFiles.push(file.path);
@@ -275,6 +293,7 @@ function planCopy(
     copy,
     (recorded?.files ?? []).filter((f) => !wanted.has(f.path)),
     operations,
+    disk,
   );
   result.files.sort((a, b) => compareCodePoints(a.path, b.path));
   return { ...result, wrote: wrote || deleted.size > 0 };
@@ -288,9 +307,10 @@ function planRemoval(
   copy: string,
   recorded: SkillCopyRecord,
   operations: Operation[],
+  disk: InstallDisk,
 ): { remaining: string[] } {
-  const deleted = planDeletes(copy, recorded.files, operations);
-  return { remaining: listFilesBelow(copy).filter((path) => !deleted.has(path)) };
+  const deleted = planDeletes(copy, recorded.files, operations, disk);
+  return { remaining: listFilesBelow(copy, disk).filter((path) => !deleted.has(path)) };
 }
 
 /**
@@ -301,11 +321,12 @@ function planDeletes(
   copy: string,
   files: readonly PublishedFileRecord[],
   operations: Operation[],
+  disk: InstallDisk,
 ): Set<string> {
   const deleted = new Set<string>();
   const dirs = new Set<string>([copy]);
   for (const file of files) {
-    const found = inspectFile(copy, file.path);
+    const found = inspectFile(copy, file.path, disk);
     if (found.kind !== 'file' || digestBytes(found.bytes) !== file.digest) continue;
     const path = join(copy, ...file.path.split('/'));
     operations.push({ op: 'delete', path, before: found.bytes, keep: found.ownership });
@@ -328,14 +349,14 @@ export type Found =
   | { readonly kind: 'blocked' };
 
 /** What is at `relativePath` inside `copy`, never following a symlink on the way. */
-export function inspectFile(copy: string, relativePath: string): Found {
+export function inspectFile(copy: string, relativePath: string, disk: InstallDisk = nodeInstallFs): Found {
   const segments = relativePath.split('/');
   let at = copy;
   for (let i = 0; i < segments.length; i++) {
     at = join(at, segments[i]!);
-    let stats: fs.Stats;
+    let stats: InstallStats;
     try {
-      stats = fs.lstatSync(at);
+      stats = disk.lstat(at);
     } catch {
       return { kind: 'absent' };
     }
@@ -345,9 +366,9 @@ export function inspectFile(copy: string, relativePath: string): Found {
       if (!stats.isFile() || stats.nlink > 1) return { kind: 'blocked' };
       return {
         kind: 'file',
-        bytes: new Uint8Array(fs.readFileSync(at)),
+        bytes: disk.readFile(at),
         mode: stats.mode & 0o777,
-        ownership: readOwnership(at),
+        ownership: readOwnership(at, disk),
       };
     }
   }
@@ -359,11 +380,11 @@ function formatList(paths: readonly string[]): string {
 }
 
 /** The real path `path` would have: the deepest existing ancestor resolved, the rest appended. */
-function resolveExisting(path: string): string {
+function resolveExisting(path: string, disk: InstallDisk): string {
   const rest: string[] = [];
   for (let at = path; ; at = dirname(at)) {
     try {
-      return join(fs.realpathSync.native(at), ...rest.reverse());
+      return join(disk.realpath(at), ...rest.reverse());
     } catch {
       if (dirname(at) === at) return path;
       rest.push(at.slice(dirname(at).length + 1));

@@ -6,8 +6,8 @@
  * removes only those; everything else stays the user's. The record also keeps where each config's backup is and
  * whether restoring it would lose nothing, and the directories install created.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { exists, type InstallDisk, nodeInstallFs } from './install-fs.js';
 
 export const RECORD_DIR = '.companion';
 export const RECORD_FILE = '.companion/state.json';
@@ -118,12 +118,12 @@ export type RecordRead =
   | { readonly status: 'ok'; readonly record: InstallRecord };
 
 /** Reads `<project>/.companion/state.json`. Never throws: a record it cannot use is `invalid` with the reason. */
-export function readInstallRecord(project: string): RecordRead {
+export function readInstallRecord(project: string, disk: InstallDisk = nodeInstallFs): RecordRead {
   const path = join(project, ...RECORD_FILE.split('/'));
-  if (!existsSync(path)) return { status: 'absent' };
+  if (!exists(path, disk)) return { status: 'absent' };
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = JSON.parse(Buffer.from(disk.readFile(path)).toString('utf8'));
   } catch (error) {
     return { status: 'invalid', reason: `${RECORD_FILE} cannot be read (${(error as Error).message})` };
   }

@@ -2,11 +2,12 @@
  * The MCP configuration entry for this server: how to spell the command a host launches, how to tell an entry
  * companion wrote from someone else's, and where an existing entry points.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_NAME, PACKAGE_NAME } from '../core/product.js';
 import type { ClientDefinition } from './clients.js';
+import { exists, type InstallDisk, nodeInstallFs } from './install-fs.js';
 
 /**
  * The CLI entry point of the companion that is running now: `bin/companion.js` in the nearest directory above
@@ -43,18 +44,21 @@ export type Launch =
  * its package.json and has it installed in node_modules (so npx resolves the project's own version and never
  * downloads a stranger package of the same name), else through node and `ownBin`.
  */
-export function readLaunch(project: string, ownBin: string = OWN_BIN): Launch {
+export function readLaunch(
+  project: string,
+  ownBin: string = OWN_BIN,
+  disk: InstallDisk = nodeInstallFs,
+): Launch {
   const installed = join(project, 'node_modules', PACKAGE_NAME, 'bin', 'companion.js');
   try {
-    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
+    const manifest = JSON.parse(
+      Buffer.from(disk.readFile(join(project, 'package.json'))).toString('utf8'),
+    ) as Record<string, unknown>;
     const declared = ['dependencies', 'devDependencies', 'optionalDependencies'].some((field) => {
       const deps = manifest[field];
       return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, PACKAGE_NAME);
     });
-    if (declared && existsSync(installed)) return { kind: 'dependency', bin: installed };
+    if (declared && exists(installed, disk)) return { kind: 'dependency', bin: installed };
   } catch {
     // No package.json, or one that does not parse: not a dependency.
   }

@@ -10,7 +10,9 @@
 import { type AST, getStaticTOMLValue, ParseError, parseTOML } from 'toml-eslint-parser';
 import { applyEdits, type ConfigText, decodeConfig, detectLineEnd, type TextEdit } from './config-bytes.js';
 import {
+  buildDocumentWithout,
   buildExpectedDocument,
+  checkEditResult,
   type EditResult,
   type EntryRead,
   type EntrySpec,
@@ -73,8 +75,7 @@ export function buildTomlEntryEdit(
       anchor = wanted === undefined ? anchor : (locateTable(current.text, spec) as Located).fields.get(field);
     }
   }
-  const expected = buildExpectedDocument(before, spec, owned);
-  return checkResult(current, [expected], spec);
+  return checkResult(current, [buildExpectedDocument(before, spec, owned)], spec);
 }
 
 /** Plans removing the table `[serversKey.key]`: its header and body lines (sub-tables are separate tables). */
@@ -89,11 +90,7 @@ export function buildTomlEntryRemoval(config: ConfigText, spec: EntrySpec): Edit
   const start =
     blankBefore === null ? edit.start : edit.start - blankBefore[0].length + blankBefore[1]!.length;
   const after = decodeConfig(applyEdits(config, [{ ...edit, start }]));
-  const expected = structuredClone(getStaticTOMLValue(located.program)) as Record<
-    string,
-    Record<string, unknown>
-  >;
-  delete expected[spec.serversKey]![spec.key];
+  const expected = buildDocumentWithout(getStaticTOMLValue(located.program), spec);
   // A servers table that only held this entry disappears with it, unless it has a header of its own.
   const withoutServers = { ...expected };
   if (Object.keys(expected[spec.serversKey]!).length === 0) delete withoutServers[spec.serversKey];
@@ -220,19 +217,13 @@ function findLineEnd(text: string, offset: number): number {
 }
 
 function checkResult(after: ConfigText, expected: readonly unknown[], spec: EntrySpec): EditResult {
-  let value: unknown;
-  try {
-    value = getStaticTOMLValue(parseTOML(after.text));
-  } catch {
-    value = undefined;
-  }
-  if (value === undefined || !expected.some((e) => isSameValue(value, e))) {
-    return {
-      ok: false,
-      reason: `${spec.shownPath} could not be edited safely (the result would not read back as intended); edit [${formatKeyPath([spec.serversKey, spec.key])}] by hand.`,
-    };
-  }
-  return { ok: true, bytes: after.bytes };
+  return checkEditResult(after, expected, spec, `[${formatKeyPath([spec.serversKey, spec.key])}]`, (text) => {
+    try {
+      return { value: getStaticTOMLValue(parseTOML(text)) };
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 function startsWith(path: readonly string[], prefix: readonly string[]): boolean {

@@ -20,7 +20,8 @@ import { decodeConfig, digestBytes } from './config-bytes.js';
 import { buildEntryDigest, listForeignFields } from './config-entry.js';
 import { type ConfigFile, readConfigFile } from './config-file.js';
 import { buildEntrySpec, formatShownPath, readFormat } from './config-plan.js';
-import { readContentArea } from './install.js';
+import { listFilesBelow, readBytesIfExists, readOwnership } from './install-fs.js';
+import { readContentArea } from './install-plan.js';
 import { createJournal, type Journal, type RollbackReport } from './journal.js';
 import { applyDirectoryPlan, type DirectoryPlan, planSkillsDirectory } from './publish-skills.js';
 import {
@@ -34,7 +35,6 @@ import {
   RECORD_FILE,
   readInstallRecord,
 } from './record.js';
-import { listFilesBelow, readBytesIfExists, readOwnership } from './write-file.js';
 
 export interface UninstallInput {
   readonly project: string;

@@ -16,37 +16,33 @@ export interface FileOwnership {
   readonly gid: number;
 }
 
-const asRoot = () => process.getuid?.() === 0;
-
 /** The ownership of an existing path. */
-export function readOwnership(path: string): FileOwnership {
+function readOwnership(path: string): FileOwnership {
   const stats = fs.statSync(path);
   return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid };
 }
 
 /**
  * Writes `bytes` to `target` through a temp file beside it and a rename. `keep` (an existing file's ownership)
- * is given to the new file; without it the file gets `mode` (or the umask's default) and, when running as root,
- * the owner of its directory.
+ * is given to the new file; without it the file gets `mode` (or the umask's default) and, when `asRoot` (the run
+ * is root's), the owner of its directory.
  */
 export function replaceFile(
   target: string,
   bytes: Uint8Array,
   keep: FileOwnership | undefined,
-  mode?: number,
+  mode: number | undefined,
+  asRoot: boolean,
 ): void {
   const directory = dirname(target);
-  const temp = join(
-    directory,
-    `.${basename(target)}.companion-${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
-  );
+  const temp = join(directory, `.${basename(target)}.companion-${randomBytes(6).toString('hex')}.tmp`);
   const fd = fs.openSync(temp, 'wx', keep?.mode ?? mode ?? 0o666);
   try {
     try {
       writeAll(fd, bytes);
       if (keep !== undefined || mode !== undefined) fs.fchmodSync(fd, keep?.mode ?? mode!);
-      const owner = keep ?? (asRoot() ? readOwnership(directory) : undefined);
-      if (owner !== undefined && asRoot()) fs.fchownSync(fd, owner.uid, owner.gid);
+      const owner = keep ?? (asRoot ? readOwnership(directory) : undefined);
+      if (owner !== undefined && asRoot) fs.fchownSync(fd, owner.uid, owner.gid);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -65,9 +61,10 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 
 /**
  * Creates `dir` and every missing ancestor, one at a time, and answers the directories it created (outermost
- * first). A path component that is a file fails with ENOTDIR, an unwritable parent with EACCES.
+ * first); a root run (`asRoot`) gives each the owner of its parent. A path component that is a file fails with
+ * ENOTDIR, an unwritable parent with EACCES.
  */
-export function createDirectories(dir: string): string[] {
+export function createDirectories(dir: string, asRoot: boolean): string[] {
   const missing: string[] = [];
   for (let at = dir; !isDirectory(at); at = dirname(at)) {
     if (dirname(at) === at) break;
@@ -78,7 +75,7 @@ export function createDirectories(dir: string): string[] {
     if (fs.existsSync(path)) throw new Error(`cannot create ${dir}: ${path} is a file, not a directory`);
     fs.mkdirSync(path);
     created.push(path);
-    if (asRoot()) {
+    if (asRoot) {
       const owner = readOwnership(dirname(path));
       fs.chownSync(path, owner.uid, owner.gid);
     }
@@ -86,18 +83,7 @@ export function createDirectories(dir: string): string[] {
   return created;
 }
 
-/** The file's bytes, or undefined when nothing is there (ENOENT, or a path component that is not a directory). */
-export function readBytesIfExists(path: string): Uint8Array | undefined {
-  try {
-    return new Uint8Array(fs.readFileSync(path));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-}
-
-export function isDirectory(path: string): boolean {
+function isDirectory(path: string): boolean {
   try {
     return fs.statSync(path).isDirectory();
   } catch {
@@ -110,24 +96,4 @@ export function isSameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
     Buffer.from(b.buffer, b.byteOffset, b.byteLength),
   );
-}
-
-/** Every entry below `dir` that is not a directory, as a posix path relative to it, sorted; empty when none. */
-export function listFilesBelow(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (absolute: string, prefix: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(absolute, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) walk(join(absolute, entry.name), path);
-      else out.push(path);
-    }
-  };
-  walk(dir, '');
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

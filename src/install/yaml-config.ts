@@ -23,7 +23,9 @@ import {
 } from 'yaml';
 import { applyEdits, type ConfigText, decodeConfig, detectLineEnd, type TextEdit } from './config-bytes.js';
 import {
+  buildDocumentWithout,
   buildExpectedDocument,
+  checkEditResult,
   type EditResult,
   type EntryRead,
   type EntrySpec,
@@ -125,8 +127,7 @@ export function buildYamlEntryRemoval(config: ConfigText, spec: EntrySpec): Edit
   const text = config.text;
   const edit = removePairLines(text, located.entryPair!, detectLineEnd(text));
   const after = decodeConfig(applyEdits(config, [edit]));
-  const expected = structuredClone(located.value) as Record<string, Record<string, unknown>>;
-  delete expected[spec.serversKey]![spec.key];
+  const expected = buildDocumentWithout(located.value, spec);
   // A servers map left with no entry reads as null (`extensions:` with nothing after it).
   const emptied = Object.keys(expected[spec.serversKey]!).length === 0;
   return checkResult(
@@ -265,14 +266,16 @@ function readEntryValue(value: unknown, spec: EntrySpec): Record<string, unknown
 }
 
 function checkResult(after: ConfigText, expected: readonly unknown[], spec: EntrySpec): EditResult {
-  const parsed = parseDocuments(after.text, spec.shownPath);
-  if ('reason' in parsed || !expected.some((e) => isSameValue(parsed.value, e))) {
-    return {
-      ok: false,
-      reason: `${spec.shownPath} could not be edited safely (the result would not read back as intended); edit the entry "${spec.key}" under ${spec.serversKey} by hand.`,
-    };
-  }
-  return { ok: true, bytes: after.bytes };
+  return checkEditResult(
+    after,
+    expected,
+    spec,
+    `the entry "${spec.key}" under ${spec.serversKey}`,
+    (text) => {
+      const parsed = parseDocuments(text, spec.shownPath);
+      return 'reason' in parsed ? undefined : parsed;
+    },
+  );
 }
 
 // ---- Layout: where lines go and how they are indented ----

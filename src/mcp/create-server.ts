@@ -18,9 +18,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { LISTED_RESOURCE_FIELDS, LISTED_TEMPLATE_FIELDS, pickListed } from '../core/listed-fields.js';
 import { renderPrompt } from '../core/prompt-render.js';
 import { type CatalogQueries, createCatalogQueries } from '../core/queries.js';
-import type { Catalog, CatalogSource, Generation } from '../core/types.js';
+import type { CatalogSource, Generation, ListedResource, ResourceTemplateEntry } from '../core/types.js';
 import { completeArgument } from './completion.js';
 import { decodeCursor, paginate } from './cursor.js';
 import { invalidParams, ProtocolError, paramsOf, resourceNotFound } from './errors.js';
@@ -76,9 +77,7 @@ const CACHEABLE_METHODS = [
   'server/discover',
 ] as const;
 
-export const LIST_CHANGED = 'notifications/resources/list_changed';
-export const RESOURCE_UPDATED = 'notifications/resources/updated';
-export const PROMPTS_LIST_CHANGED = 'notifications/prompts/list_changed';
+export { LIST_CHANGED, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED } from './notification-methods.js';
 
 /**
  * What a server reports about the host it answers: a registry session (stdio, legacy HTTP), or — for a modern
@@ -136,33 +135,9 @@ export const SPLICED_METHODS: ReadonlySet<string> = new Set(['resources/list', S
 /** Accepts any params, so malformed ones reach the handler and become -32602 there. */
 const ANY_PARAMS = { params: z.looseObject({}) };
 
-/** The wire form of a listed resource: exactly these fields, never `annotations.audience`. */
-function toWireResource(resource: Catalog['resources'][number]) {
-  const annotations =
-    resource.annotations.lastModified === undefined
-      ? { priority: resource.annotations.priority }
-      : { priority: resource.annotations.priority, lastModified: resource.annotations.lastModified };
-  return {
-    uri: resource.uri,
-    name: resource.name,
-    title: resource.title,
-    description: resource.description,
-    mimeType: resource.mimeType,
-    size: resource.size,
-    annotations,
-  };
-}
-
-function toWireTemplate(template: Catalog['templates'][number]) {
-  return {
-    uriTemplate: template.uriTemplate,
-    name: template.name,
-    title: template.title,
-    description: template.description,
-    ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
-    annotations: { priority: template.annotations.priority },
-  };
-}
+/** The wire form of a listed resource or template: the fields `listed-fields.ts` lists, in its order. */
+const toWireResource = (resource: ListedResource) => pickListed(resource, LISTED_RESOURCE_FIELDS);
+const toWireTemplate = (template: ResourceTemplateEntry) => pickListed(template, LISTED_TEMPLATE_FIELDS);
 
 /** `prompts/get`'s `arguments`: a map of strings by the spec; anything else is left for `renderPrompt` to refuse. */
 function asArguments(value: unknown): Readonly<Record<string, unknown>> | undefined {

@@ -17,7 +17,7 @@
 import type { Catalog, CatalogDiff } from '../core/types.js';
 import { invalidParams } from './errors.js';
 import { MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS } from './limits.js';
-import type { ListenFilters } from './session-registry.js';
+import type { ListenFilters, ProtocolEra, SessionHandle } from './session-registry.js';
 
 export const LISTEN_METHOD = 'subscriptions/listen';
 
@@ -84,4 +84,26 @@ export function selectHeard(filters: readonly ListenFilters[], change: Heard): H
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * What of `change` one host hears — the one rule every door sends by and records in the session registry. A
+ * legacy host hears both list_changed (no subscription needed in 2025-11-25) and the updates of the URIs it
+ * `resources/subscribe`d; a modern host what its open `subscriptions/listen` streams asked for.
+ */
+export function selectHostHeard(
+  era: ProtocolEra,
+  host: Pick<SessionHandle, 'isSubscribed' | 'listens'>,
+  change: Heard,
+): Heard {
+  if (era === 'modern')
+    return selectHeard(
+      host.listens().map((stream) => stream.filters),
+      change,
+    );
+  return {
+    listChanged: change.listChanged,
+    updatedUris: change.updatedUris.filter((uri) => host.isSubscribed(uri)),
+    promptsListChanged: change.promptsListChanged,
+  };
 }

@@ -12,7 +12,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { CatalogSource } from '../core/types.js';
 import { LIST_CHANGED, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED } from './create-server.js';
-import { selectHeard } from './listen.js';
+import { selectHostHeard } from './listen.js';
 import type { ProtocolEra, SessionHandle } from './session-registry.js';
 
 /** Sends each change to `server` until it closes; returns the function that stops it sooner. */
@@ -26,26 +26,15 @@ export function attachNotifier(
   const unsubscribe = source.subscribe((change) => {
     // Before the handshake there is no one to tell (a legacy instance learns its revision from `initialize`).
     if (era === 'legacy' && server.getNegotiatedProtocolVersion() === undefined) return;
-    const heard =
-      era === 'legacy'
-        ? {
-            listChanged: change.listChanged,
-            updatedUris: change.updatedUris.filter((uri) => session.isSubscribed(uri)),
-            // Like list_changed, the prompts' list_changed needs no subscription in the 2025 era.
-            promptsListChanged: change.promptsListChanged,
-          }
-        : selectHeard(
-            session.listens().map((stream) => stream.filters),
-            change,
-          );
-    const generation = change.current.number;
-    const send = (method: string, sending: Promise<void>, uri?: string): void => {
-      session.recordNotification(method, generation, uri);
+    const heard = selectHostHeard(era, session, change);
+    // Recorded before the writes: the registry says what this host is sent for this generation, once.
+    session.recordHeard(change.current.number, heard);
+    const send = (method: string, sending: Promise<void>): void => {
       sending.catch((error: unknown) => log(`companion: could not send ${method}: ${String(error)}`));
     };
     if (heard.listChanged) send(LIST_CHANGED, server.sendResourceListChanged());
     if (heard.promptsListChanged) send(PROMPTS_LIST_CHANGED, server.sendPromptListChanged());
-    for (const uri of heard.updatedUris) send(RESOURCE_UPDATED, server.sendResourceUpdated({ uri }), uri);
+    for (const uri of heard.updatedUris) send(RESOURCE_UPDATED, server.sendResourceUpdated({ uri }));
   });
   const previous = server.onclose;
   server.onclose = () => {

@@ -31,14 +31,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createCatalogQueries } from '../core/queries.js';
 import type { CatalogChange, CatalogSource } from '../core/types.js';
-import {
-  createCompanionServer,
-  LIST_CHANGED,
-  PROMPTS_LIST_CHANGED,
-  RESOURCE_UPDATED,
-  type ServedHost,
-  SPLICED_METHODS,
-} from './create-server.js';
+import { createCompanionServer, type ServedHost, SPLICED_METHODS } from './create-server.js';
 import { ProtocolError } from './errors.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -48,7 +41,7 @@ import {
   tooDeepError,
 } from './limits.js';
 import { createListPages } from './list-pages.js';
-import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard } from './listen.js';
+import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard, selectHostHeard } from './listen.js';
 import { attachNotifier } from './notifier.js';
 import { ResponseSplice } from './response-splice.js';
 import {
@@ -97,6 +90,8 @@ export interface ServeHttpOptions {
    * @default DEFAULT_IDLE_TIMEOUT_MS (60 seconds)
    */
   readonly idleTimeoutMs?: number;
+  /** Clock for session activity and the idle reaper, and the registry's when it makes one. @default Date.now */
+  readonly now?: () => number;
 }
 
 export interface HttpServerHandle {
@@ -167,14 +162,15 @@ interface ModernListen {
 export async function serveHttp(source: CatalogSource, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
-  const registry = options.sessions ?? createSessionRegistry();
+  const now = options.now ?? Date.now;
+  const registry = options.sessions ?? createSessionRegistry({ now });
   const maxBody = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   // Shown as idle once a quarter of the timeout passed without a request or an open stream.
   const idleAfterMs = Math.max(1000, Math.floor(idleTimeoutMs / 4));
   const touch = (legacy: LegacySession): void => {
-    legacy.lastActivity = Date.now();
+    legacy.lastActivity = now();
     legacy.session.recordActivity();
   };
   // The list pages every server of this door answers from, and the splice of each list response in flight, by
@@ -237,13 +233,8 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     if (heard.listChanged) modern.notify.resourcesChanged();
     if (heard.promptsListChanged) modern.notify.promptsChanged();
     for (const uri of heard.updatedUris) modern.notify.resourceUpdated(uri);
-    const generation = change.current.number;
     for (const listen of listens) {
-      const mine = selectHeard([listen.filters], heard);
-      if (mine.listChanged) listen.session.recordNotification(LIST_CHANGED, generation);
-      if (mine.promptsListChanged) listen.session.recordNotification(PROMPTS_LIST_CHANGED, generation);
-      for (const uri of mine.updatedUris)
-        listen.session.recordNotification(RESOURCE_UPDATED, generation, uri);
+      listen.session.recordHeard(change.current.number, selectHostHeard('modern', listen.session, heard));
     }
   };
   const addListen = (listen: ModernListen): void => {
@@ -281,7 +272,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
           server,
           transport,
           session,
-          lastActivity: Date.now(),
+          lastActivity: now(),
           openStreams: 0,
         });
       },
@@ -492,9 +483,9 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
 
   const reaper = setInterval(
     () => {
-      const now = Date.now();
+      const at = now();
       for (const [id, legacy] of legacySessions) {
-        const silentMs = now - legacy.lastActivity;
+        const silentMs = at - legacy.lastActivity;
         if (legacy.openStreams > 0) legacy.session.setState('active');
         else if (silentMs > idleTimeoutMs) {
           log(

@@ -1,6 +1,6 @@
 /**
  * Who is connected, in which protocol era, what each host listens to, and whether it re-read after the last
- * notification.
+ * notification, and what each host was sent for each change.
  *
  * The MCP adapter writes it (one handle per host it can see); the dev UI reads it (`list()` and `subscribe()`).
  * It holds no SDK objects, so a reader never reaches into a live connection.
@@ -16,6 +16,9 @@
  *   read) counts as a re-read for every open stream whose `clientInfo` (name and version) is the same; a modern
  *   host that never listens leaves no entry, since nothing could be pushed to it.
  */
+
+import type { Heard } from './listen.js';
+import { LIST_CHANGED, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED } from './notification-methods.js';
 
 export type SessionTransport = 'stdio' | 'http';
 
@@ -41,7 +44,7 @@ export interface ListenStream {
 
 /** The last notification sent to one session. */
 export interface SessionNotification {
-  /** `notifications/resources/list_changed` or `notifications/resources/updated`. */
+  /** `notifications/resources/list_changed`, `notifications/prompts/list_changed` or `…/resources/updated`. */
   readonly method: string;
   /** Set for `notifications/resources/updated`. */
   readonly uri?: string;
@@ -87,10 +90,29 @@ export interface SessionInfo {
   readonly rereadSinceNotification: boolean;
 }
 
+/** What one host was sent for one generation's change, as its door recorded it. */
+export interface HostHeard {
+  readonly id: string;
+  /** The host's `clientInfo` when it was sent. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  readonly listChanged: boolean;
+  readonly promptsListChanged: boolean;
+  /** `notifications/resources/updated` sent: one per URI. */
+  readonly updated: number;
+}
+
+/** How many of the latest generations `heard` remembers: a reader asks within the turn that published them. */
+export const HEARD_GENERATIONS = 16;
+
 /** The read side, handed to the dev UI. */
 export interface SessionRegistry {
   /** Every open session, in connection order. */
   list(): readonly SessionInfo[];
+  /**
+   * What each host was sent for `generation`, in the order the doors recorded it; empty when no host was sent
+   * anything, or the generation is older than the last `HEARD_GENERATIONS` that were.
+   */
+  heard(generation: number): readonly HostHeard[];
   /** Calls `listener` with the new list after every change; returns the unsubscribe function. */
   subscribe(listener: (sessions: readonly SessionInfo[]) => void): () => void;
 }
@@ -111,7 +133,11 @@ export interface SessionHandle {
   closeListen(id: string): void;
   /** The open listen streams (empty for a legacy host). */
   listens(): readonly ListenStream[];
-  recordNotification(method: string, generation: number, uri?: string): void;
+  /**
+   * What this host is sent of `generation`'s change (`selectHostHeard`), recorded once per change before the
+   * writes: sets `lastNotification` to the last of them and adds to `heard`. Nothing sent records nothing.
+   */
+  recordHeard(generation: number, heard: Heard): void;
   /** The host listed or read: marks `rereadSinceNotification`. */
   recordReread(): void;
   /**
@@ -148,6 +174,17 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
   const listeners = new Set<(sessions: readonly SessionInfo[]) => void>();
 
   const list = (): readonly SessionInfo[] => [...sessions.values()].map((session) => session.info);
+  // Generation → what each host heard of it, the latest HEARD_GENERATIONS in the order they were published.
+  const heard = new Map<number, HostHeard[]>();
+  const recordHeard = (generation: number, host: HostHeard): void => {
+    const hosts = heard.get(generation);
+    if (hosts !== undefined) {
+      hosts.push(host);
+      return;
+    }
+    heard.set(generation, [host]);
+    if (heard.size > HEARD_GENERATIONS) heard.delete(heard.keys().next().value!);
+  };
   const emit = (): void => {
     const snapshot = list();
     for (const listener of [...listeners]) {
@@ -161,6 +198,7 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
 
   return {
     list,
+    heard: (generation) => heard.get(generation) ?? [],
     subscribe(listener) {
       listeners.add(listener);
       return () => {
@@ -231,9 +269,23 @@ export function createSessionRegistry(options: SessionRegistryOptions = {}): Ses
         listens() {
           return session.info.listen ?? [];
         },
-        recordNotification(method, generation, uri) {
+        recordHeard(generation, { listChanged, promptsListChanged, updatedUris }) {
+          if (!open || (!listChanged && !promptsListChanged && updatedUris.length === 0)) return;
+          const { clientInfo } = session.info;
+          recordHeard(generation, {
+            id,
+            ...(clientInfo === undefined ? {} : { clientInfo }),
+            listChanged,
+            promptsListChanged,
+            updated: updatedUris.length,
+          });
+          // The doors send list_changed, then the prompts' list_changed, then each update: the last is the last.
+          const at = now();
+          const uri = updatedUris.at(-1);
           const lastNotification: SessionNotification =
-            uri === undefined ? { method, at: now(), generation } : { method, uri, at: now(), generation };
+            uri !== undefined
+              ? { method: RESOURCE_UPDATED, uri, at, generation }
+              : { method: promptsListChanged ? PROMPTS_LIST_CHANGED : LIST_CHANGED, at, generation };
           update({ lastNotification, rereadSinceNotification: false });
         },
         recordReread() {

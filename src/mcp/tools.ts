@@ -1,5 +1,5 @@
 /**
- * The three read-only tools: `document_lookup`, `task_guide` and `skill_load`.
+ * The tools' handlers, bound to their definitions in the registry (`src/core/tools/`), and `tools/list`.
  *
  * Tools exist because many hosts render no resource list and models seldom read resources unprompted; a tool is
  * the model's own route into the same content. Each answer is prose for the model (`content[0].text`, never the
@@ -10,161 +10,17 @@
 import * as z from 'zod';
 import { formatRoutingCalls } from '../core/coverage.js';
 import type { CatalogQueries } from '../core/queries.js';
-import type { ToolName } from '../core/scope-schema.js';
 import type { TaskGuide } from '../core/task-guide.js';
+import type { documentLookup } from '../core/tools/document-lookup.js';
+import { TOOL_DEFINITIONS, TOOLS, type ToolDefinition, type ToolHints } from '../core/tools/index.js';
 import type { Catalog, DocumentEntry } from '../core/types.js';
 import { invalidParams } from './errors.js';
-
-const READ_ONLY = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-
-const DocumentLookupInput = z.strictObject({
-  query: z
-    .string()
-    .min(1)
-    .max(1000)
-    .optional()
-    .describe('Words to search the documents for, in English. Give this or documentId, not both.'),
-  documentId: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe('The id of one document to read whole (from the index or a task_guide answer).'),
-});
-
-const MatchSchema = z.object({
-  documentId: z.string(),
-  title: z.string(),
-  uri: z.string(),
-  heading: z.string().describe('The matching section heading; empty for a whole document.'),
-  body: z.string(),
-  score: z.number(),
-  coverage: z.number().describe('Share of the query this section answers, 0–1.'),
-  truncated: z.boolean(),
-});
-
-const DocumentLookupOutput = z.object({
-  query: z.string().optional(),
-  documentId: z.string().optional(),
-  matchCount: z.number().int(),
-  wholeDocument: z.boolean().describe('True when the one match is a whole document.'),
-  matchedHeadings: z
-    .array(z.string())
-    .describe('With wholeDocument from a query: the headings that matched.'),
-  matches: z.array(MatchSchema),
-});
-
-const TaskGuideInput = z.strictObject({
-  task: z
-    .string()
-    .min(1)
-    .max(2000)
-    .describe('What you are about to do, in a sentence ("write a skill that reviews pull requests").')
-    // JSON Schema `examples`: what a host may show or prefill. A test calls the tool with each one.
-    .meta({ examples: ['write a skill that reviews pull requests'] }),
-});
-
-const CallSchema = z.object({
-  tool: z.string(),
-  arguments: z.record(z.string(), z.string()),
-  why: z.string(),
-});
-
-const TaskGuideOutput = z.object({
-  task: z.string(),
-  matched: z
-    .boolean()
-    .describe('False when nothing matched; topics then lists everything this server covers.'),
-  topics: z.array(
-    z.object({ id: z.string(), title: z.string(), scope: z.string(), depth: z.string().optional() }),
-  ),
-  skills: z.array(
-    z.object({ id: z.string(), uri: z.string(), description: z.string(), load: CallSchema.optional() }),
-  ),
-  documents: z.array(
-    z.object({
-      id: z.string(),
-      title: z.string(),
-      uri: z.string(),
-      description: z.string(),
-      lookup: CallSchema.optional(),
-    }),
-  ),
-  routing: z.array(
-    z.object({
-      when: z.string(),
-      tool: z.string(),
-      with: z.string().optional(),
-      // biome-ignore lint/suspicious/noThenProperty: the calls after the first, an array; never callable.
-      then: z.array(z.object({ tool: z.string(), with: z.string().optional() })).optional(),
-    }),
-  ),
-  nextTools: z.array(CallSchema),
-});
-
-const SkillLoadInput = z.strictObject({
-  name: z.string().min(1).max(200).describe('The skill name (its directory name), as listed by the index.'),
-});
-
-const SkillLoadOutput = z.object({
-  name: z.string(),
-  uri: z.string().describe('The SKILL.md URI; relative links in the body resolve against it.'),
-  description: z.string(),
-  body: z.string().describe('SKILL.md after its front matter.'),
-  files: z
-    .array(z.object({ path: z.string(), uri: z.string() }))
-    .describe('Every other file of the skill, references/base.md included, to read with resources/read.'),
-});
 
 /** JSON Schema for the wire: no `$schema` key (MCP's default dialect is 2020-12, and older validators choke). */
 function toWireSchema(schema: z.ZodType, io: 'input' | 'output'): { type: 'object'; [key: string]: unknown } {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
   return { ...rest, type: 'object' };
 }
-
-interface ToolDefinition {
-  readonly name: ToolName;
-  readonly title: string;
-  readonly description: string;
-  readonly input: z.ZodType;
-  readonly output: z.ZodType;
-}
-
-const DEFINITIONS: readonly ToolDefinition[] = [
-  {
-    name: 'document_lookup',
-    title: 'Look up the knowledge documents',
-    description:
-      'Search the knowledge documents with a query and get the best-matching sections, ranked, each with its ' +
-      'document id and URI; or pass documentId to read one document whole. Query in English, with the words the ' +
-      'answer would contain. Give query or documentId, not both.',
-    input: DocumentLookupInput,
-    output: DocumentLookupOutput,
-  },
-  {
-    name: 'task_guide',
-    title: 'Find what owns a task',
-    description:
-      'Describe the task you are about to do and get the skills and documents that own it, the routing rules ' +
-      'that apply, and the next calls to make. Call it first when a task touches what this server covers.',
-    input: TaskGuideInput,
-    output: TaskGuideOutput,
-  },
-  {
-    name: 'skill_load',
-    title: 'Load a skill',
-    description:
-      'Load a published skill by name: its SKILL.md body to follow, and the URIs of the files it hands over ' +
-      '(references/base.md first among them), to read with resources/read when a step sends you there.',
-    input: SkillLoadInput,
-    output: SkillLoadOutput,
-  },
-];
 
 /** A `tools/list` entry. */
 export interface ToolListing {
@@ -173,12 +29,12 @@ export interface ToolListing {
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
   outputSchema: { type: 'object'; [key: string]: unknown };
-  annotations: typeof READ_ONLY & { title: string };
+  annotations: ToolHints & { title: string };
 }
 
 // Converted once: the schemas are constant, and tools/list is called on every connection.
 const LISTINGS: ReadonlyMap<string, ToolListing> = new Map(
-  DEFINITIONS.map((definition) => [
+  TOOL_DEFINITIONS.map((definition) => [
     definition.name,
     {
       name: definition.name,
@@ -186,14 +42,14 @@ const LISTINGS: ReadonlyMap<string, ToolListing> = new Map(
       description: definition.description,
       inputSchema: toWireSchema(definition.input, 'input'),
       outputSchema: toWireSchema(definition.output, 'output'),
-      annotations: { title: definition.title, ...READ_ONLY },
+      annotations: { title: definition.title, ...definition.annotations },
     },
   ]),
 );
 
 /** The tools this catalog offers (`catalog.tools`, in the canonical order). */
 export function listTools(catalog: Catalog): ToolListing[] {
-  return DEFINITIONS.filter((definition) => catalog.tools.includes(definition.name)).map(
+  return TOOL_DEFINITIONS.filter((definition) => catalog.tools.includes(definition.name)).map(
     (definition) => LISTINGS.get(definition.name)!,
   );
 }
@@ -224,6 +80,26 @@ function parseArguments<T extends z.ZodType>(tool: string, schema: T, args: unkn
   throw invalidParams(`Invalid arguments for ${tool}: ${argument}: ${problem}`, { tool, argument });
 }
 
+/** What answers one tool: its parsed arguments in, a result out. */
+type ToolHandler<Definition extends ToolDefinition> = (
+  catalog: Catalog,
+  args: z.output<Definition['input']>,
+  queries: CatalogQueries,
+) => ToolResult;
+
+type Definitions = (typeof TOOL_DEFINITIONS)[number];
+
+/** The handler of every tool in the registry: a registry entry without one here does not compile. */
+const HANDLERS: { readonly [Definition in Definitions as Definition['name']]: ToolHandler<Definition> } = {
+  document_lookup: lookUpDocuments,
+  task_guide: (catalog, { task }, queries) => guideTask(catalog, task, queries),
+  skill_load: (catalog, { name }) => loadSkill(catalog, name),
+};
+
+const DEFINITIONS_BY_NAME: ReadonlyMap<string, Definitions> = new Map(
+  TOOL_DEFINITIONS.map((definition) => [definition.name, definition]),
+);
+
 /**
  * Answers `tools/call`. An unknown tool, or one this catalog does not offer, is -32602 (the model cannot call it
  * anyway, and no answer should suggest it exists).
@@ -234,19 +110,12 @@ export function callTool(
   args: unknown,
   queries: CatalogQueries,
 ): ToolResult {
-  if (typeof name !== 'string' || !catalog.tools.includes(name)) {
+  const definition = typeof name === 'string' ? DEFINITIONS_BY_NAME.get(name) : undefined;
+  if (definition === undefined || !catalog.tools.includes(definition.name)) {
     throw invalidParams(`Unknown tool: ${String(name)}`, { tool: name });
   }
-  switch (name as ToolName) {
-    case 'document_lookup':
-      return lookUpDocuments(catalog, parseArguments(name, DocumentLookupInput, args), queries);
-    case 'task_guide':
-      return guideTask(catalog, parseArguments(name, TaskGuideInput, args).task, queries);
-    case 'skill_load':
-      return loadSkill(catalog, parseArguments(name, SkillLoadInput, args).name);
-    default:
-      throw invalidParams(`Unknown tool: ${name}`, { tool: name });
-  }
+  const handler = HANDLERS[definition.name] as ToolHandler<ToolDefinition>;
+  return handler(catalog, parseArguments(definition.name, definition.input, args), queries);
 }
 
 function listDocumentIds(documents: readonly DocumentEntry[]): string {
@@ -256,13 +125,13 @@ function listDocumentIds(documents: readonly DocumentEntry[]): string {
 
 function lookUpDocuments(
   catalog: Catalog,
-  args: z.output<typeof DocumentLookupInput>,
+  args: z.output<typeof documentLookup.input>,
   queries: CatalogQueries,
 ): ToolResult {
   const { query, documentId } = args;
   if ((query === undefined) === (documentId === undefined)) {
-    throw invalidParams('Invalid arguments for document_lookup: give exactly one of query and documentId', {
-      tool: 'document_lookup',
+    throw invalidParams(`Invalid arguments for ${TOOLS.lookup}: give exactly one of query and documentId`, {
+      tool: TOOLS.lookup,
       argument: 'query, documentId',
     });
   }
@@ -270,7 +139,7 @@ function lookUpDocuments(
     const document = catalog.documents.find((entry) => entry.id === documentId);
     if (!document) {
       return refuse(
-        `No document has the id "${documentId}". Call document_lookup again with one of the ids below, or with a ` +
+        `No document has the id "${documentId}". Call ${TOOLS.lookup} again with one of the ids below, or with a ` +
           `query.\n\n${listDocumentIds(catalog.documents)}`,
       );
     }
@@ -300,8 +169,8 @@ function lookUpDocuments(
       result.terms.length === 0
         ? `The query "${query}" has no searchable words.`
         : `No section answers enough of "${query}" (searched for: ${result.terms.join(', ')}).`;
-    const guide = catalog.tools.includes('task_guide')
-      ? ' Or describe the whole task to task_guide, which names the documents and skills that own it.'
+    const guide = catalog.tools.includes(TOOLS.guide)
+      ? ` Or describe the whole task to ${TOOLS.guide}, which names the documents and skills that own it.`
       : '';
     return refuse(
       `${why} Try fewer or other words, or read one document whole with documentId.${guide}\n\n` +
@@ -352,7 +221,7 @@ function describeGuide(guide: TaskGuide): string {
     if (guide.documents.length > 0) {
       lines.push('', 'Documents that describe it:');
       for (const document of guide.documents) {
-        const read = document.lookup ? `document_lookup documentId="${document.id}"` : document.uri;
+        const read = document.lookup ? `${TOOLS.lookup} documentId="${document.id}"` : document.uri;
         lines.push(`- ${document.title} — read with ${read}`);
       }
     }
@@ -387,9 +256,11 @@ function loadSkill(catalog: Catalog, name: string): ToolResult {
   const skill = catalog.skills.find((entry) => entry.id === name);
   if (!skill) {
     const names = catalog.skills.map((entry) => `- ${entry.id}: ${entry.description}`).join('\n');
-    const hint = catalog.tools.includes('task_guide') ? ' Or ask task_guide which skill owns your task.' : '';
+    const hint = catalog.tools.includes(TOOLS.guide)
+      ? ` Or ask ${TOOLS.guide} which skill owns your task.`
+      : '';
     return refuse(
-      `No published skill is named "${name}". Call skill_load with one of these names.${hint}\n\n` +
+      `No published skill is named "${name}". Call ${TOOLS.load} with one of these names.${hint}\n\n` +
         (names || 'This server publishes no skills.'),
     );
   }

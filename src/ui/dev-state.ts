@@ -18,8 +18,7 @@ import type {
   HeldItem,
   SkillEntry,
 } from '../core/types.js';
-import type { WatcherStatus } from '../fs/watcher.js';
-import type { SessionInfo, SessionRegistry } from '../mcp/session-registry.js';
+import type { HostHeard, SessionInfo, SessionRegistry, WatcherStatus } from './dev-inputs.js';
 
 /** How many timeline entries the state keeps, newest first. */
 export const TIMELINE_LIMIT = 50;
@@ -203,12 +202,17 @@ export interface DevState {
 
 /** What can happen to the state. */
 export type DevEvent =
-  /** A published rebuild; `updated` is the number of `resources/updated` notifications it caused. */
+  /**
+   * A published rebuild and what each host was sent for it, as the MCP layer recorded it (`SessionRegistry.heard`):
+   * one save is one event.
+   */
   | {
       readonly type: 'generation';
       readonly change: CatalogChange;
-      readonly updated: number;
+      /** Sessions open when it was published. */
       readonly hosts: number;
+      /** The hosts that were sent anything, by name. */
+      readonly sent: readonly HostSent[];
     }
   /** A watcher batch ran. Annotates the generation it published, or records a save that changed nothing. */
   | {
@@ -268,9 +272,9 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
         rebuildMs: change.rebuildMs,
         listChanged: change.listChanged,
         promptsListChanged: change.promptsListChanged,
-        updated: event.updated,
+        updated: event.sent.reduce((sum, host) => sum + host.updated, 0),
         hosts: event.hosts,
-        sent: [],
+        sent: event.sent,
         added: diagnostics.fresh,
         fixed,
         held: held.length,
@@ -322,10 +326,8 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
       };
       return { ...state, timeline: capTimeline([entry, ...state.timeline]) };
     }
-    case 'sessions': {
-      const hosts = event.sessions.map(toHostView);
-      return { ...state, hosts, timeline: recordSent(state.timeline, state.hosts, hosts) };
-    }
+    case 'sessions':
+      return { ...state, hosts: event.sessions.map(toHostView) };
     case 'watcher':
       return { ...state, watcher: toWatcherView(event.status) };
     case 'error':
@@ -333,52 +335,18 @@ export function reduceDevState(state: DevState, event: DevEvent): DevState {
   }
 }
 
-/**
- * Adds to the timeline what each host was sent: every notification a session recorded since the previous list
- * (the registry reports each one) goes to the row of the generation that caused it.
- */
-function recordSent(
-  timeline: readonly TimelineEntry[],
-  before: readonly HostView[],
-  after: readonly HostView[],
-): readonly TimelineEntry[] {
-  const previous = new Map(before.map((host) => [host.id, host.lastNotification]));
-  let next: TimelineEntry[] | undefined;
-  for (const host of after) {
-    const sent = host.lastNotification;
-    if (sent === undefined || sent === previous.get(host.id)) continue;
-    const index = timeline.findIndex((entry) => entry.generation === sent.generation);
-    if (index === -1) continue;
-    next ??= [...timeline];
-    const entry = next[index]!;
-    const listChanged = sent.method === LIST_CHANGED_METHOD;
-    const promptsListChanged = sent.method === PROMPTS_LIST_CHANGED_METHOD;
-    const others = entry.sent.filter((item) => item.id !== host.id);
-    const mine = entry.sent.find((item) => item.id === host.id) ?? {
-      id: host.id,
-      name: formatHostLabel(host),
-      listChanged: false,
-      promptsListChanged: false,
-      updated: 0,
-    };
-    next[index] = {
-      ...entry,
-      sent: [
-        ...others,
-        {
-          ...mine,
-          listChanged: mine.listChanged || listChanged,
-          promptsListChanged: mine.promptsListChanged || promptsListChanged,
-          updated: mine.updated + (listChanged || promptsListChanged ? 0 : 1),
-        },
-      ].sort((a, b) => compare(a.name, b.name)),
-    };
-  }
-  return next ?? timeline;
+/** What each host heard of one generation, labelled and sorted by name, for the timeline. */
+export function buildHostSent(heard: readonly HostHeard[]): HostSent[] {
+  return heard
+    .map(({ id, clientInfo, listChanged, promptsListChanged, updated }) => ({
+      id,
+      name: formatHostLabel({ id, ...clientInfo }),
+      listChanged,
+      promptsListChanged,
+      updated,
+    }))
+    .sort((a, b) => compare(a.name, b.name));
 }
-
-const LIST_CHANGED_METHOD = 'notifications/resources/list_changed';
-const PROMPTS_LIST_CHANGED_METHOD = 'notifications/prompts/list_changed';
 
 function formatHostLabel(host: Pick<HostView, 'name' | 'version' | 'id'>): string {
   if (host.name === undefined) return host.id.slice(0, 8);
@@ -388,21 +356,6 @@ function formatHostLabel(host: Pick<HostView, 'name' | 'version' | 'id'>): strin
 /** The identity of a diagnostic across generations. Column and hint are left out: they move with edits above. */
 export function diagnosticKey(diagnostic: Diagnostic): string {
   return `${diagnostic.code}\u0000${diagnostic.file ?? ''}\u0000${diagnostic.line ?? ''}\u0000${diagnostic.message}`;
-}
-
-/**
- * `resources/updated` notifications a change causes: each updated URI once per session subscribed to it,
- * which is what the MCP layer sends.
- */
-export function countUpdatedNotifications(
-  updatedUris: readonly string[],
-  sessions: readonly Pick<SessionInfo, 'subscriptions'>[],
-): number {
-  if (updatedUris.length === 0) return 0;
-  const updated = new Set(updatedUris);
-  let count = 0;
-  for (const session of sessions) for (const uri of session.subscriptions) if (updated.has(uri)) count++;
-  return count;
 }
 
 /** Whether two catalogs give the same coverage view: the same topics, served ids and meter inputs. */
@@ -653,8 +606,7 @@ export function createDevModel(options: DevModelOptions): DevModel {
     ...(watcherStatus === undefined || watcherStatus.mode === 'events' ? {} : { watcher: watcherStatus }),
   });
   let closed = false;
-  // Each entry makes its event when the flush runs, so a generation counts the notifications the sessions
-  // recorded by then rather than guessing them ahead of the MCP layer.
+  // Each entry makes its event when the flush runs, after the protocol writes of the turn that queued it.
   let queue: (() => DevEvent)[] = [];
 
   const flush = (): void => {
@@ -682,16 +634,14 @@ export function createDevModel(options: DevModelOptions): DevModel {
     if (queue.length === 1) defer(flush);
   };
 
+  // Made when the flush runs: by then every door has sent this change and recorded what each host heard of it.
   const stopStore = options.store.subscribe((change) => {
-    enqueue(() => {
-      const sessions = options.sessions.list();
-      return {
-        type: 'generation',
-        change,
-        updated: countUpdatedNotifications(change.updatedUris, sessions),
-        hosts: sessions.length,
-      };
-    });
+    enqueue(() => ({
+      type: 'generation',
+      change,
+      hosts: options.sessions.list().length,
+      sent: buildHostSent(options.sessions.heard(change.current.number)),
+    }));
   });
   const stopSessions = options.sessions.subscribe((sessions) =>
     enqueue(() => ({ type: 'sessions', sessions })),

@@ -228,6 +228,42 @@ describe('companion doctor', () => {
     );
   });
 
+  it('says when Gemini CLI’s own server lists (mcp.allowed, mcp.excluded) keep it from starting the server', async () => {
+    await box.install('--root', box.root, '--client', 'gemini');
+    const fresh = await doctor();
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).not.toContain('mcp.allowed');
+
+    // The user's allowlist, in the project's settings (with a comment, as Gemini CLI allows), and a denylist in
+    // the user's own settings: each is named, by file, with what to change.
+    const settings = readText(box.temp.path('project/.gemini/settings.json'));
+    box.temp.write(
+      'project/.gemini/settings.json',
+      settings.replace(/\}\s*$/, ',\n  // only these\n  "mcp": { "allowed": ["git"] }\n}\n'),
+    );
+    box.temp.write('home/.gemini/settings.json', '{ "mcp": { "excluded": ["fixture", "other"] } }\n');
+    const blocked = await doctor();
+    expect(blocked.code).toBe(1);
+    expect(blocked.stdout).toContain(
+      '  fix   .gemini/settings.json sets mcp.allowed, and Gemini CLI starts only the servers it names: add "fixture" to it.\n',
+    );
+    expect(blocked.stdout).toContain(
+      '  fix   ~/.gemini/settings.json lists "fixture" in mcp.excluded, so Gemini CLI never starts it: remove it from there.\n',
+    );
+
+    // An empty allowlist keeps every server out, so it is named too; a list that names the server says nothing.
+    box.temp.write('home/.gemini/settings.json', '{ "mcp": { "allowed": [] } }\n');
+    box.temp.write(
+      'project/.gemini/settings.json',
+      settings.replace(/\}\s*$/, ',\n  "mcp": { "allowed": ["fixture"] }\n}\n'),
+    );
+    const empty = await doctor();
+    expect(empty.stdout).toContain('~/.gemini/settings.json sets mcp.allowed');
+    expect(empty.stdout).not.toContain('  fix   .gemini/settings.json sets mcp.allowed');
+    // doctor only reads: both files are as the user left them.
+    expect(readText(box.temp.path('home/.gemini/settings.json'))).toBe('{ "mcp": { "allowed": [] } }\n');
+  });
+
   it('exits 2 for a usage error or a root that is not content', async () => {
     expect((await doctor('--bogus')).code).toBe(2);
     const bad = await doctor('--root', box.home);

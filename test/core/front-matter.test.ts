@@ -2,11 +2,12 @@
  * parseFrontMatter: its contract on examples, and the fast path against the `yaml` path on every Markdown file
  * of the bundled content, the test fixtures and the S and M benchmark corpora (generated into a temp dir).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frontMatterInternals, parseFrontMatter } from '../../src/core/front-matter.js';
 import { canonicalFrontMatter as canonical } from '../helpers/front-matter.js';
 
@@ -134,14 +135,21 @@ describe('parseFrontMatter', () => {
     expect(parseFrontMatter(cases[5]!)).toMatchObject({ kind: 'error', line: 3 });
   });
 
-  it('loads yaml only when the fallback needs it', async () => {
-    vi.resetModules();
-    const fresh = await import('../../src/core/front-matter.js');
-    expect(fresh.frontMatterInternals.yamlLoaded()).toBe(false);
-    fresh.parseFrontMatter('---\nname: a\nmetadata:\n  owner: "b"\n---\n# A\n');
-    expect(fresh.frontMatterInternals.yamlLoaded()).toBe(false);
-    fresh.parseFrontMatter('---\ntags: [a]\n---\n');
-    expect(fresh.frontMatterInternals.yamlLoaded()).toBe(true);
+  it('loads yaml only when the fallback needs it', () => {
+    // A process of its own: Node's module cache is the only place that remembers a loaded yaml.
+    const script = `
+      const m = await import(${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/core/front-matter.js')).href)});
+      const seen = [m.frontMatterInternals.yamlLoaded()];
+      m.parseFrontMatter('---\\nname: a\\nmetadata:\\n  owner: "b"\\n---\\n# A\\n');
+      seen.push(m.frontMatterInternals.yamlLoaded());
+      m.parseFrontMatter('---\\ntags: [a]\\n---\\n');
+      seen.push(m.frontMatterInternals.yamlLoaded());
+      process.stdout.write(JSON.stringify(seen));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(JSON.parse(out)).toEqual([false, false, true]);
   });
 });
 

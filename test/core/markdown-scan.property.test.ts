@@ -11,17 +11,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  findLinks,
-  findSchemeUris,
   findTitles,
   type MarkdownLine,
   markdownInternals,
   readLines,
-  type ScanMeter,
   splitSections,
 } from '../../src/core/markdown.js';
+import {
+  findLinks,
+  findSchemeUris,
+  markdownLinkInternals,
+  type ScanMeter,
+} from '../../src/core/markdown-links.js';
 
-const { maskCodeSpans, scanInlineLinks, readHeadingText } = markdownInternals;
+const { readHeadingText } = markdownInternals;
+const { maskCodeSpans, scanInlineLinks } = markdownLinkInternals;
 
 /** The pattern the inline-link scanner replaced; `d` gives the destination's own offsets. */
 const INLINE_LINK =

@@ -105,3 +105,30 @@ describe('the registry side of liveness', () => {
     expect(emitted).toBe(3);
   });
 });
+
+describe('HTTP session liveness on an injected clock', () => {
+  it('reads activity and idleness from the clock it is given, not the wall clock', async () => {
+    // A 20 s timeout the wall clock does not reach within the wait below; the injected clock jumps past it.
+    let clock = 1_000_000;
+    const timeoutMs = 20_000;
+    const server = await serveHttp(createCatalogStore({ root: repoRoot }), {
+      port: 0,
+      cacheTtlMs: 1000,
+      idleTimeoutMs: timeoutMs,
+      now: () => clock,
+    });
+    try {
+      expect(await initializeAndLeave(server.port)).toBe(200);
+      // The only session of this server (its clientInfo arrives with `notifications/initialized`, never sent).
+      const ghost = () => server.sessions.list()[0];
+      await waitFor(() => ghost() !== undefined, 5000, 'the session to be listed');
+      expect(ghost()?.connectedAt).toBe(1_000_000);
+      expect(ghost()?.state).toBe('active');
+      clock += 2 * timeoutMs;
+      // The reaper runs every 2.5 s for this timeout: its next tick, well before 20 s of wall clock.
+      await waitFor(() => ghost() === undefined, 10_000, 'the session to be removed by the injected clock');
+    } finally {
+      await server.close();
+    }
+  }, 20_000);
+});

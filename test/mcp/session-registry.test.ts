@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionRegistry, type SessionInfo } from '../../src/mcp/session-registry.js';
+import {
+  createSessionRegistry,
+  HEARD_GENERATIONS,
+  type SessionInfo,
+} from '../../src/mcp/session-registry.js';
 
 describe('createSessionRegistry', () => {
   it('lists open sessions with what the dev UI shows, and tells observers of every change', () => {
@@ -29,7 +33,11 @@ describe('createSessionRegistry', () => {
     expect(a.isSubscribed('companion://guides')).toBe(false);
 
     now = 200;
-    a.recordNotification('notifications/resources/updated', 7, 'companion://skill/x/SKILL.md');
+    a.recordHeard(7, {
+      listChanged: false,
+      promptsListChanged: false,
+      updatedUris: ['companion://guides', 'companion://skill/x/SKILL.md'],
+    });
     expect(registry.list()[0]).toMatchObject({
       clientInfo: { name: 'claude-code', version: '2.1.0' },
       subscriptions: ['companion://skill/x/SKILL.md'],
@@ -44,7 +52,7 @@ describe('createSessionRegistry', () => {
     a.recordReread();
     a.recordReread();
     expect(registry.list()[0]!.rereadSinceNotification).toBe(true);
-    a.recordNotification('notifications/resources/list_changed', 8);
+    a.recordHeard(8, { listChanged: true, promptsListChanged: false, updatedUris: [] });
     expect(registry.list()[0]!.lastNotification).toEqual({
       method: 'notifications/resources/list_changed',
       at: 200,
@@ -68,6 +76,48 @@ describe('createSessionRegistry', () => {
     stop();
     registry.open({ id: 'c', transport: 'stdio' });
     expect(seen).toHaveLength(11);
+  });
+
+  it('keeps what each host heard of each of the latest generations', () => {
+    const registry = createSessionRegistry();
+    const a = registry.open({ id: 'a', transport: 'stdio' });
+    const b = registry.open({ id: 'b', transport: 'http' });
+    b.setClientInfo({ name: 'vscode', version: '1.99.0' });
+    const seen: unknown[] = [];
+    registry.subscribe((sessions) => seen.push(sessions));
+    const nothing = { listChanged: false, promptsListChanged: false, updatedUris: [] };
+    a.recordHeard(3, nothing);
+    expect(seen).toHaveLength(0);
+    b.recordHeard(3, { listChanged: true, promptsListChanged: true, updatedUris: ['x://1', 'x://2'] });
+    a.recordHeard(3, { ...nothing, promptsListChanged: true });
+    // One emission per host and change, however many notifications it is sent.
+    expect(seen).toHaveLength(2);
+    expect(registry.list()[1]!.lastNotification).toMatchObject({
+      method: 'notifications/resources/updated',
+      uri: 'x://2',
+      generation: 3,
+    });
+    expect(registry.list()[0]!.lastNotification).toMatchObject({
+      method: 'notifications/prompts/list_changed',
+      generation: 3,
+    });
+    expect(registry.heard(3)).toEqual([
+      {
+        id: 'b',
+        clientInfo: { name: 'vscode', version: '1.99.0' },
+        listChanged: true,
+        promptsListChanged: true,
+        updated: 2,
+      },
+      { id: 'a', listChanged: false, promptsListChanged: true, updated: 0 },
+    ]);
+    expect(registry.heard(4)).toEqual([]);
+    // Bounded: the oldest generation goes once more than HEARD_GENERATIONS were sent anything.
+    for (let generation = 4; generation < 4 + HEARD_GENERATIONS; generation++) {
+      a.recordHeard(generation, { ...nothing, listChanged: true });
+    }
+    expect(registry.heard(3)).toEqual([]);
+    expect(registry.heard(4)).toHaveLength(1);
   });
 
   it('hands out snapshots: a listed session never changes under its reader', () => {

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogStore } from '../../src/fs/catalog-store.js';
+import { selectHostHeard } from '../../src/mcp/listen.js';
 import { createSessionRegistry } from '../../src/mcp/session-registry.js';
 import {
   buildCoverageView,
-  countUpdatedNotifications,
+  buildHostSent,
   createDevModel,
   type DevEvent,
+  type HostSent,
   reduceDevState,
   TIMELINE_LIMIT,
 } from '../../src/ui/dev-state.js';
 import { formatMethod, formatSent, formatSentTo } from '../../src/ui/format.js';
+import { connectInMemory, waitFor } from '../helpers/mcp-client.js';
 import { copyFixture } from '../helpers/temp-project.js';
 import {
   makeCatalog,
@@ -21,8 +24,17 @@ import {
   T0,
 } from './view-states.js';
 
-function generationEvent(change: ReturnType<typeof makeChange>, updated = 0, hosts = 0): DevEvent {
-  return { type: 'generation', change, updated, hosts };
+function generationEvent(
+  change: ReturnType<typeof makeChange>,
+  sent: readonly HostSent[] = [],
+  hosts = 0,
+): DevEvent {
+  return { type: 'generation', change, hosts, sent };
+}
+
+/** A host that was sent list_changed and `updated` resource updates. */
+function sentTo(name: string, updated = 0): HostSent {
+  return { id: name, name, listChanged: true, promptsListChanged: false, updated };
 }
 
 describe('reduceDevState: diagnostics', () => {
@@ -174,7 +186,11 @@ describe('reduceDevState: timeline', () => {
       const current = makeGeneration(number);
       state = reduceDevState(
         state,
-        generationEvent(makeChange(previous, current, { listChanged: true }), 1, 2),
+        generationEvent(
+          makeChange(previous, current, { listChanged: true }),
+          [sentTo('a', 1), sentTo('b')],
+          2,
+        ),
       );
       previous = current;
     }
@@ -262,37 +278,43 @@ describe('reduceDevState: hosts, watcher, errors', () => {
     ]);
   });
 
-  it('records a prompts list_changed a host was sent as that, never as a resource update', () => {
-    const entry = {
-      generation: 4,
-      at: T0,
-      files: [{ path: 'prompts/greet.md', kind: 'added' as const }],
-      listChanged: false,
-      promptsListChanged: true,
-      updated: 0,
-      hosts: 1,
-      sent: [],
-      added: 0,
-      fixed: 0,
-      held: 0,
-    };
+  it('records what each host was sent, as its door recorded it, in the one event of the save', () => {
+    const registry = createSessionRegistry({ now: () => T0 });
+    const vscode = registry.open({ id: 'session-1', transport: 'http' });
+    vscode.setClientInfo({ name: 'vscode', version: '1.132' });
+    const claude = registry.open({ id: 'session-2', transport: 'stdio' });
+    claude.setClientInfo({ name: 'claude-code', version: '2.1.0' });
+    registry.open({ id: 'session-3', transport: 'stdio' });
+    vscode.recordHeard(4, { listChanged: false, promptsListChanged: true, updatedUris: [] });
+    claude.recordHeard(4, {
+      listChanged: true,
+      promptsListChanged: false,
+      updatedUris: ['demo://a', 'demo://b'],
+    });
+    const g3 = makeGeneration(3);
+    const g4 = makeGeneration(4);
+    const change = makeChange(g3, g4, { listChanged: true });
     const state = reduceDevState(
-      { ...makeState(), timeline: [entry] },
-      {
-        type: 'sessions',
-        sessions: [
-          makeSession({
-            clientInfo: { name: 'vscode', version: '1.132' },
-            lastNotification: { method: 'notifications/prompts/list_changed', at: T0, generation: 4 },
-          }),
-        ],
-      },
+      makeState(g3),
+      generationEvent({ ...change, promptsListChanged: true }, buildHostSent(registry.heard(4)), 3),
     );
-    expect(state.timeline[0]!.sent).toEqual([
+    const entry = state.timeline[0]!;
+    // Sorted by name; a prompts list_changed is that, never a resource update; the one silent host is left out.
+    expect(entry.sent).toEqual([
+      {
+        id: 'session-2',
+        name: 'claude-code 2.1.0',
+        listChanged: true,
+        promptsListChanged: false,
+        updated: 2,
+      },
       { id: 'session-1', name: 'vscode 1.132', listChanged: false, promptsListChanged: true, updated: 0 },
     ]);
-    expect(formatSentTo(state.timeline[0]!)).toBe('vscode 1.132: prompts list_changed');
-    expect(formatSent(state.timeline[0]!)).toBe('prompts list_changed');
+    expect(entry).toMatchObject({ generation: 4, updated: 2, hosts: 3 });
+    expect(formatSentTo(entry)).toBe(
+      'claude-code 2.1.0: list_changed, 2 updated · vscode 1.132: prompts list_changed',
+    );
+    expect(formatSent(entry)).toBe('list_changed, prompts list_changed, 2 updated');
     expect(formatMethod('notifications/prompts/list_changed')).toBe('prompts list_changed');
   });
 
@@ -306,28 +328,28 @@ describe('reduceDevState: hosts, watcher, errors', () => {
   });
 });
 
-describe('countUpdatedNotifications', () => {
-  it('counts each updated URI once per session subscribed to it', () => {
-    const sessions = [{ subscriptions: ['a', 'b'] }, { subscriptions: ['a'] }, { subscriptions: [] }];
-    expect(countUpdatedNotifications(['a', 'b', 'c'], sessions)).toBe(3);
-    expect(countUpdatedNotifications(['c'], sessions)).toBe(0);
-    expect(countUpdatedNotifications([], sessions)).toBe(0);
-  });
-});
-
 describe('createDevModel', () => {
   it('follows a real store and registry, and stops when closed', () => {
     const project = copyFixture('fs-basic');
     try {
       const store = createCatalogStore({ root: project.root });
       const sessions = createSessionRegistry({ now: () => T0 });
+      // Flushed by hand, after the turn: the doors below record what they send before the model reduces.
+      let pending: (() => void) | undefined;
+      const settle = (): void => {
+        const flush = pending;
+        pending = undefined;
+        flush?.();
+      };
       const model = createDevModel({
         store,
         sessions,
         url: 'http://127.0.0.1:1/mcp',
         root: store.root,
         now: () => T0,
-        defer: (flush) => flush(),
+        defer: (flush) => {
+          pending = flush;
+        },
       });
       const events: string[] = [];
       const stop = model.subscribe((_state, _previous, event) => events.push(event.type));
@@ -339,24 +361,51 @@ describe('createDevModel', () => {
       const skillUri = store.current().catalog.skills[0]?.uri;
       expect(skillUri).toBeDefined();
       session.addSubscription(skillUri!);
+      // The session's door, subscribed after the model as every door is, recording by the one rule.
+      store.subscribe((change) =>
+        session.recordHeard(change.current.number, selectHostHeard('legacy', session, change)),
+      );
+      settle();
 
       project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Changed.\n---\n\n# Demo\n');
       store.applyChanges(['skills/demo/SKILL.md']);
+      settle();
       const state = model.getState();
       expect(state.generation).toBe(2);
       expect(state.timeline[0]).toMatchObject({ generation: 2, updated: 1, hosts: 1 });
+      expect(state.timeline[0]!.sent).toEqual([
+        {
+          id: 's1',
+          name: 'inspector 0.1.0',
+          listChanged: state.timeline[0]!.listChanged,
+          promptsListChanged: false,
+          updated: 1,
+        },
+      ]);
       expect(state.hosts).toMatchObject([{ name: 'inspector', subscriptions: 1 }]);
 
       model.recordBatch(undefined, ['skills/demo/SKILL.md'], 12);
       model.recordWatcherStatus({ mode: 'events', watchedPaths: 9 });
       model.recordError(new Error('first line\nsecond line'));
+      settle();
       expect(model.getState().lastError?.message).toBe('first line');
-      expect(events).toEqual(['sessions', 'sessions', 'sessions', 'generation', 'batch', 'watcher', 'error']);
+      // The last `sessions` is the host's last notification, for the hosts view; the save itself is one event.
+      expect(events).toEqual([
+        'sessions',
+        'sessions',
+        'sessions',
+        'generation',
+        'sessions',
+        'batch',
+        'watcher',
+        'error',
+      ]);
 
       stop();
       model.close();
       project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Again.\n---\n');
       store.applyChanges(['skills/demo/SKILL.md']);
+      settle();
       expect(model.getState().generation).toBe(2);
     } finally {
       project.cleanup();
@@ -382,6 +431,38 @@ describe('createDevModel', () => {
       expect(seen).toEqual(['host:2', 'generation:2', 'error:2']);
       model.close();
     } finally {
+      project.cleanup();
+    }
+  });
+
+  it('hears one save as one event carrying what a real connected host was sent', async () => {
+    const project = copyFixture('fs-basic');
+    const store = createCatalogStore({ root: project.root });
+    const sessions = createSessionRegistry({ now: () => T0 });
+    const model = createDevModel({ store, sessions, url: 'u', root: store.root });
+    const connection = await connectInMemory(store, { sessions });
+    try {
+      const skillUri = store.current().catalog.skills[0]!.uri;
+      await connection.client.subscribeResource({ uri: skillUri });
+      await new Promise((resolve) => setImmediate(resolve));
+      const events: DevEvent[] = [];
+      model.subscribe((_state, _previous, event) => events.push(event));
+
+      project.write('skills/demo/SKILL.md', '---\nname: demo\ndescription: Changed.\n---\n\n# Demo\n');
+      store.applyChanges(['skills/demo/SKILL.md']);
+      await waitFor(() => connection.notifications.length >= 2, 3000, 'the host to hear the save');
+      const generations = events.filter((event) => event.type === 'generation');
+      expect(generations).toHaveLength(1);
+      const heard = connection.notifications.filter((n) => n.method === 'notifications/resources/updated');
+      expect(generations[0]).toMatchObject({
+        hosts: 1,
+        sent: [{ id: 'in-memory', name: 'in-memory 1.0.0', listChanged: true, updated: heard.length }],
+      });
+      expect(heard).toEqual([{ method: 'notifications/resources/updated', uri: skillUri }]);
+      expect(model.getState().timeline[0]).toMatchObject({ generation: 2, updated: 1, hosts: 1 });
+    } finally {
+      model.close();
+      await connection.close();
       project.cleanup();
     }
   });

@@ -215,8 +215,16 @@ describe('the dashboard through the fast Output.get', () => {
             state = reduceDevState(state, {
               type: 'generation',
               change: makeChange(previous, { ...next, builtAt: T0 + save * 61_000 }),
-              updated: save,
               hosts: 1,
+              sent: [
+                {
+                  id: 'h',
+                  name: 'claude-code',
+                  listChanged: false,
+                  promptsListChanged: false,
+                  updated: save,
+                },
+              ],
             });
             instance.rerender(element(save % 2));
           }

@@ -114,20 +114,21 @@ function buildBusyState(): DevState {
       ...makeChange(g1, g2, { listChanged: true, changedPaths: ['skills/demo/SKILL.md'], rebuildMs: 2.4 }),
       files: [{ path: 'skills/demo/SKILL.md', kind: 'saved' }],
     },
-    updated: 1,
     hosts: 2,
+    // What the doors recorded sending each host for generation 2.
+    sent: [
+      { id: claude.id, name: 'claude-code 1.2.3', listChanged: true, promptsListChanged: false, updated: 1 },
+      { id: vscode.id, name: 'vscode 1.99.0', listChanged: true, promptsListChanged: false, updated: 0 },
+    ],
   });
-  // What the registry reports as each notification goes out.
+  // Each host's last notification, as the registry reports it once the doors recorded them.
   const sent = (session: typeof claude, method: string, uri?: string) =>
     makeSession({
       ...session,
       lastNotification: { method, at: T0 + 2000, generation: 2, ...(uri === undefined ? {} : { uri }) },
     });
-  const claudeList = sent(claude, 'notifications/resources/list_changed');
-  state = reduceDevState(state, { type: 'sessions', sessions: [claudeList, vscode] });
-  const vscodeList = sent(vscode, 'notifications/resources/list_changed');
-  state = reduceDevState(state, { type: 'sessions', sessions: [claudeList, vscodeList] });
   const claudeUpdated = sent(claude, 'notifications/resources/updated', 'demo://skill/demo/SKILL.md');
+  const vscodeList = sent(vscode, 'notifications/resources/list_changed');
   state = reduceDevState(state, { type: 'sessions', sessions: [claudeUpdated, vscodeList] });
   state = reduceDevState(state, { type: 'batch', at: T0 + 2000, generation: 2, paths: [], waitMs: 15 });
   return reduceDevState(state, { type: 'watcher', status: { mode: 'events', watchedPaths: 12 } });
@@ -262,8 +263,8 @@ describe('the timeline view', () => {
           { path: 'd.md', kind: 'added' },
         ],
       },
-      updated: 0,
       hosts: 0,
+      sent: [],
     });
     const frame = frameOf(<TimelineView timeline={state.timeline} width={120} rows={3} />);
     expect(frame).toContain('added d.md; renamed a.md → b.md; deleted c.md');

@@ -43,7 +43,7 @@ describe('the stale-copies notice', () => {
     const state = makeState(stale);
     expect(formatStartLines(state)).toContain(`[companion] notice: ${notice}`);
     const fresh = makeGeneration(2, [], makeCatalog());
-    const event = { type: 'generation', change: makeChange(stale, fresh), updated: 0, hosts: 0 } as const;
+    const event = { type: 'generation', change: makeChange(stale, fresh), hosts: 0, sent: [] } as const;
     const next = reduceDevState(state, event);
     expect(next.notice).toBeUndefined();
     expect(formatEventLines(state, next, event)).toContain('[companion] notice cleared');
@@ -64,8 +64,8 @@ describe('formatEventLines', () => {
     const { lines } = linesFor(makeState(g3), {
       type: 'generation',
       change: makeChange(g3, g4, { listChanged: true, changedPaths: ['skills/a/SKILL.md'], rebuildMs: 3 }),
-      updated: 1,
       hosts: 1,
+      sent: [{ id: 's1', name: 'claude-code', listChanged: true, promptsListChanged: false, updated: 1 }],
     });
     expect(lines).toEqual([
       '[companion] generation 4 in 3 ms: saved skills/a/SKILL.md → list_changed, 1 updated',
@@ -80,15 +80,15 @@ describe('formatEventLines', () => {
     const quiet = linesFor(makeState(g1), {
       type: 'generation',
       change: makeChange(g1, g2),
-      updated: 0,
       hosts: 1,
+      sent: [],
     });
     expect(quiet.lines).toEqual(['[companion] generation 2 in 3 ms: saved skills/a/SKILL.md → nothing sent']);
     const alone = linesFor(makeState(g1), {
       type: 'generation',
       change: makeChange(g1, g2, { listChanged: true }),
-      updated: 0,
       hosts: 0,
+      sent: [],
     });
     expect(alone.lines).toEqual([
       '[companion] generation 2 in 3 ms: saved skills/a/SKILL.md → list_changed (no host connected)',
@@ -105,8 +105,8 @@ describe('formatEventLines', () => {
     const { lines } = linesFor(makeState(g1), {
       type: 'generation',
       change: makeChange(g1, g2, { changedPaths: ['knowledge/server-scope.json'] }),
-      updated: 0,
       hosts: 0,
+      sent: [],
     });
     expect(lines).toContain('[companion] not covered by any topic: document any/a');
   });
@@ -217,8 +217,8 @@ describe('last good and hosts, in plain lines', () => {
     const first = linesFor(makeState(g1), {
       type: 'generation',
       change: makeChange(g1, g2),
-      updated: 0,
       hosts: 0,
+      sent: [],
     });
     expect(first.lines).toContain(
       `[companion] serving the last good scope from ${formatClock(T0)} beside CMP101 knowledge/server-scope.json:3:5 error: Not JSON.`,
@@ -227,8 +227,8 @@ describe('last good and hosts, in plain lines', () => {
     const fixed = linesFor(first.next, {
       type: 'generation',
       change: makeChange(g2, g3),
-      updated: 0,
       hosts: 0,
+      sent: [],
     });
     expect(fixed.lines).toContain(
       '[companion] no longer held: scope knowledge/server-scope.json is served from the file again',

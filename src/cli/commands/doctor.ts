@@ -2,11 +2,9 @@
  * `companion doctor`: for every host configuration found, whether it starts this server on this content root,
  * whether the published skill copies are fresh, and what the host does not support. Reads only.
  */
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readHome } from '../../install/clients.js';
 import { buildDoctorExitCode, formatDoctorReport, readDoctorReport } from '../../install/doctor.js';
-import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import { parseHostArgs, readWhere, resolveProject } from '../host-command.js';
 import type { Command } from '../io.js';
 import { readContent, readRecordedRoot } from './install.js';
 
@@ -40,21 +38,10 @@ const OPTIONS = {
 
 /** Exit 0 when all is in place, 1 when something needs action, 2 for a usage or root error. */
 export const run: Command = async (argv, io) => {
-  const args = parseCommandArgs(argv, OPTIONS);
-  if (!args.ok) return writeUsageError(io, 'doctor', args.message, USAGE);
-  const { values, positionals } = args;
-  if (values.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  if (positionals.length > 0) {
-    return writeUsageError(io, 'doctor', `unexpected argument '${positionals[0]}'`, USAGE);
-  }
-  const project = resolve(io.cwd, values.project ?? '.');
-  if (!isDirectory(project)) {
-    io.stderr.write(`companion doctor: the project ${project} is not a directory.\n`);
-    return EXIT_USAGE;
-  }
+  const values = parseHostArgs(argv, io, 'doctor', USAGE, OPTIONS);
+  if (typeof values === 'number') return values;
+  const project = resolveProject(io, 'doctor', values.project);
+  if (typeof project === 'number') return project;
   const root = resolve(io.cwd, values.root ?? readRecordedRoot(project) ?? '.');
   const catalog = readContent('doctor', root, io);
   if (typeof catalog === 'number') return catalog;
@@ -62,16 +49,8 @@ export const run: Command = async (argv, io) => {
     project,
     root,
     catalog,
-    where: { home: readHome(io.env), env: io.env, platform: process.platform },
+    where: readWhere(io),
   });
   io.stdout.write(formatDoctorReport(report));
   return buildDoctorExitCode(report);
 };
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}

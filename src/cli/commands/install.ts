@@ -2,17 +2,18 @@
  * `companion install`: configures MCP hosts to start this server and publishes its skills where each host
  * looks, recording what it did in `.companion/state.json`. Running it again changes nothing and says so.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildCatalog } from '../../core/catalog.js';
 import type { Catalog } from '../../core/types.js';
 import { RootError, readSnapshot } from '../../fs/read-snapshot.js';
-import { CLIENT_IDS, parseClientIds, readHome } from '../../install/clients.js';
 import { publishInstall } from '../../install/install.js';
-import { formatInstallReport } from '../../install/install-report.js';
+import { isDirectory } from '../../install/install-fs.js';
 import { readInstallRecord } from '../../install/record.js';
+import { formatInstallReport } from '../../install/report/format-install.js';
 import { DEFAULT_URL } from '../../install/server-entry.js';
-import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
+import { EXIT_USAGE, parseWholeNumber, writeUsageError } from '../args.js';
+import { parseHostArgs, parseHostClients, readWhere, resolveProject } from '../host-command.js';
 import type { Command, CommandIo } from '../io.js';
 
 const USAGE = `Usage: companion install [--client NAME]... [--project DIR] [--root DIR] [--name NAME]
@@ -81,31 +82,10 @@ const OPTIONS = {
 
 /** Exit 0 when installed (or already in place), 1 when something was refused, 2 for a usage or root error. */
 export const run: Command = async (argv, io) => {
-  const args = parseCommandArgs(argv, OPTIONS);
-  if (!args.ok) return writeUsageError(io, 'install', args.message, USAGE);
-  const { values, positionals } = args;
-  if (values.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  if (positionals.length > 0) {
-    return writeUsageError(
-      io,
-      'install',
-      `unexpected argument '${positionals[0]}' (use --client NAME)`,
-      USAGE,
-    );
-  }
-  const parsed = parseClientIds(values.client);
-  if ('unknown' in parsed) {
-    return writeUsageError(
-      io,
-      'install',
-      `unknown client '${parsed.unknown}': use ${CLIENT_IDS.join(', ')}`,
-      USAGE,
-    );
-  }
-  const { clients } = parsed;
+  const values = parseHostArgs(argv, io, 'install', USAGE, OPTIONS);
+  if (typeof values === 'number') return values;
+  const clients = parseHostClients(values.client, io, 'install', USAGE);
+  if (typeof clients === 'number') return clients;
   let url: string | null | undefined = values.stdio ? null : undefined;
   if (values.url && values.stdio)
     return writeUsageError(io, 'install', 'use --url or --stdio, not both', USAGE);
@@ -129,11 +109,8 @@ export const run: Command = async (argv, io) => {
     );
   }
 
-  const project = resolve(io.cwd, values.project ?? '.');
-  if (!isDirectory(project)) {
-    io.stderr.write(`companion install: the project ${project} is not a directory.\n`);
-    return EXIT_USAGE;
-  }
+  const project = resolveProject(io, 'install', values.project);
+  if (typeof project === 'number') return project;
   const root = resolve(io.cwd, values.root ?? readRecordedRoot(project) ?? '.');
   const catalog = readContent('install', root, io);
   if (typeof catalog === 'number') return catalog;
@@ -145,7 +122,7 @@ export const run: Command = async (argv, io) => {
     clients,
     ...(values.name === undefined ? {} : { name: values.name }),
     ...(url === undefined ? {} : { url }),
-    where: { home: readHome(io.env), env: io.env, platform: process.platform },
+    where: readWhere(io),
     execPath: process.execPath,
   });
   io.stdout.write(formatInstallReport(report));
@@ -193,12 +170,4 @@ export function readContent(command: string, root: string, io: CommandIo): Catal
     );
   }
   return catalog;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -3,9 +3,9 @@
  * On stdio, stdout carries protocol frames only; every log line goes to stderr.
  */
 import { resolve } from 'node:path';
+import { formatList, TOOL_NAMES } from '../../core/names.js';
 import { formatCount } from '../../core/plural.js';
 import { formatRunCommand } from '../../core/product.js';
-import { TOOL_NAMES } from '../../core/scope-schema.js';
 import type { CatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE } from '../../mcp/create-server.js';
@@ -28,7 +28,7 @@ const MAX_CACHE_TTL_MS = 86_400_000;
 const USAGE = `Usage: companion serve [--root DIR] [--watch] [--http [--port N] [--host H]]
 
 Serves a content repository to MCP hosts: resources, the Skills extension, and the
-document_lookup, task_guide and skill_load tools. Speaks stdio unless --http is given,
+${formatList(TOOL_NAMES)} tools. Speaks stdio unless --http is given,
 in both protocol eras: 2026-07-28 (server/discover, stateless; over HTTP any number
 of replicas can serve one checkout) and 2025-11-25 (initialize, sessions).
 

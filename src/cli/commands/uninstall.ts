@@ -2,11 +2,8 @@
  * `companion uninstall`: takes back what `companion install` recorded writing in a project — its entries in the
  * hosts' configs and the skill files it published — for the chosen clients, and nothing else.
  */
-import { resolve } from 'node:path';
-import { CLIENT_IDS, parseClientIds, readHome } from '../../install/clients.js';
 import { formatUninstallReport, uninstall } from '../../install/uninstall.js';
-import { isDirectory } from '../../install/write-file.js';
-import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
+import { parseHostArgs, parseHostClients, readWhere, resolveProject } from '../host-command.js';
 import type { Command } from '../io.js';
 
 const USAGE = `Usage: companion uninstall [--client NAME]... [--project DIR]
@@ -37,41 +34,13 @@ const OPTIONS = {
 } as const;
 
 export const run: Command = async (argv, io) => {
-  const args = parseCommandArgs(argv, OPTIONS);
-  if (!args.ok) return writeUsageError(io, 'uninstall', args.message, USAGE);
-  const { values, positionals } = args;
-  if (values.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  if (positionals.length > 0) {
-    return writeUsageError(
-      io,
-      'uninstall',
-      `unexpected argument '${positionals[0]}' (use --client NAME)`,
-      USAGE,
-    );
-  }
-  const parsed = parseClientIds(values.client);
-  if ('unknown' in parsed) {
-    return writeUsageError(
-      io,
-      'uninstall',
-      `unknown client '${parsed.unknown}': use ${CLIENT_IDS.join(', ')}`,
-      USAGE,
-    );
-  }
-  const { clients } = parsed;
-  const project = resolve(io.cwd, values.project ?? '.');
-  if (!isDirectory(project)) {
-    io.stderr.write(`companion uninstall: the project ${project} is not a directory.\n`);
-    return EXIT_USAGE;
-  }
-  const report = uninstall({
-    project,
-    clients,
-    where: { home: readHome(io.env), env: io.env, platform: process.platform },
-  });
+  const values = parseHostArgs(argv, io, 'uninstall', USAGE, OPTIONS);
+  if (typeof values === 'number') return values;
+  const clients = parseHostClients(values.client, io, 'uninstall', USAGE);
+  if (typeof clients === 'number') return clients;
+  const project = resolveProject(io, 'uninstall', values.project);
+  if (typeof project === 'number') return project;
+  const report = uninstall({ project, clients, where: readWhere(io) });
   io.stdout.write(formatUninstallReport(report));
   return report.failed ? 1 : 0;
 };

@@ -4,6 +4,7 @@
  * skill with a reference, the shared base). Kept as code rather than files so the build ships it as is.
  */
 import { formatScopeSchema } from '../../check/format-scope-schema.js';
+import { TOOL_DEFINITIONS, TOOL_NAMES, TOOLS } from '../../core/tools/index.js';
 
 /** One file of the scaffold; `path` is posix, relative to the new content root. */
 export interface ScaffoldFile {
@@ -85,11 +86,8 @@ function formatScopeFile({ name, title }: ScaffoldOptions): string {
     purpose: `${title}: the documents and skills of this repository, served to AI assistants. Replace this with what your server is for and whom it helps.`,
     instructions: {
       start: `This server holds the knowledge documents and task skills of ${title}. Read the guides index first: it lists every document and skill.`,
-      index: [
-        { question: 'What do the documents say about a subject?', tool: 'document_lookup' },
-        { question: 'How do I do a task here, step by step?', tool: 'task_guide' },
-        { question: 'Which workflow do I follow for a task?', tool: 'skill_load' },
-      ],
+      // One line per tool, in its words: a new tool shows in every new repository's instructions.
+      index: TOOL_DEFINITIONS.map((tool) => ({ question: tool.answers, tool: tool.name })),
       // biome-ignore lint/suspicious/noThenProperty: the scope file's field is called `then`; this is JSON data.
       then: 'Prefer these documents over general knowledge where they disagree: they describe this project.',
     },
@@ -107,7 +105,7 @@ function formatScopeFile({ name, title }: ScaffoldOptions): string {
         title: 'Writing documents and skills for this server',
         scope: 'any',
         depth: 'One example of each, to copy from.',
-        tools: ['document_lookup', 'task_guide', 'skill_load'],
+        tools: [...TOOL_NAMES],
         documents: ['any/getting-started/first-document'],
         skills: ['first-skill'],
       },
@@ -115,7 +113,7 @@ function formatScopeFile({ name, title }: ScaffoldOptions): string {
     routing: [
       {
         when: 'When asked to add, move or review a document or skill in this repository',
-        tool: 'skill_load',
+        tool: TOOLS.load,
         with: 'first-skill',
       },
     ],

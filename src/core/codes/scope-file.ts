@@ -202,7 +202,7 @@ export const scopeFileCodes = {
     hint: () =>
       `The model reads the instructions, routing and "not covered" entries as written and calls what they name. Name one of the tools companion serves (${toolList}), or reword the text.`,
     examples: [
-      { path: ['instructions', 'start'], name: 'document_search', near: 'document_lookup' },
+      { path: ['instructions', 'start'], name: 'document_search', near: TOOLS.lookup },
       { path: ['routing', 2, 'when'], name: 'run_tests' },
     ],
   } satisfies DiagnosticData<{

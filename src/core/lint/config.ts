@@ -4,6 +4,7 @@
  */
 import { codes, type Diagnostic, diagnose, type Severity } from '../diagnostics.js';
 import { DEFAULT_LINT_RULES, type LintRules } from '../limits.js';
+import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import type { ServerScope } from '../scope-schema.js';
 
 export { DEFAULT_LINT_RULES, type LintRules };
@@ -18,12 +19,13 @@ export interface CheckConfig {
 
 export const DEFAULT_CHECK_CONFIG: CheckConfig = { severity: new Map(), rules: DEFAULT_LINT_RULES };
 
-const resolved = new WeakMap<ServerScope, CheckConfig>();
-const KNOWN_CODES = new Set<string>(Object.values(codes).map((c) => c.code));
+const RESOLVED = memoTable<ServerScope, CheckConfig>('lint.config');
+const KNOWN_CODES: ReadonlySet<string> = new Set<string>(Object.values(codes).map((c) => c.code));
 
 /** The configuration `scope` asks for; the defaults without a scope or a `check` section. */
-export function resolveCheckConfig(scope: ServerScope | undefined): CheckConfig {
+export function resolveCheckConfig(scope: ServerScope | undefined, memo: Memo = NO_MEMO): CheckConfig {
   if (scope?.check === undefined) return DEFAULT_CHECK_CONFIG;
+  const resolved = memo.table(RESOLVED);
   let config = resolved.get(scope);
   if (config === undefined) {
     const rules = scope.check.rules ?? {};

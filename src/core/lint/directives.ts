@@ -14,7 +14,9 @@
  */
 import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { maskCodeSpans, readLines } from '../markdown.js';
+import { readLines } from '../markdown.js';
+import { maskCodeSpans } from '../markdown-links.js';
+import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { DISABLE_DIRECTIVE } from '../names.js';
 import { type CheckConfig, isKnownCode } from './config.js';
 
@@ -38,19 +40,26 @@ const MARKER = DISABLE_DIRECTIVE;
 const OPEN = /^---[ \t]*\r?$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 
-const memo = new WeakMap<Uint8Array, { readonly path: string; readonly found: readonly Directive[] }>();
+const FOUND = memoTable<Uint8Array, { readonly path: string; readonly found: readonly Directive[] }>(
+  'lint.directives',
+);
 
 /**
  * The directives of a file's bytes, read once per bytes; none for files that are not text, nor for JSON, which
  * has no comments (a string holding the words is not a directive).
  */
-export function readDirectivesOf(path: string, bytes: Uint8Array): readonly Directive[] {
-  const cached = memo.get(bytes);
+export function readDirectivesOf(
+  path: string,
+  bytes: Uint8Array,
+  memo: Memo = NO_MEMO,
+): readonly Directive[] {
+  const table = memo.table(FOUND);
+  const cached = table.get(bytes);
   if (cached?.path === path) return cached.found;
   const commented = path.endsWith('.md') || (isTextual(buildMimeType(path)) && !path.endsWith('.json'));
-  const text = commented ? decodeUtf8(bytes) : undefined;
+  const text = commented ? decodeUtf8(bytes, memo) : undefined;
   const found = text === undefined ? [] : readDirectives(path, text);
-  memo.set(bytes, { path, found });
+  table.set(bytes, { path, found });
   return found;
 }
 

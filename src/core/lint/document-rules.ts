@@ -3,7 +3,9 @@
  * credentials. Called from where the file's lines are already split, so the file is scanned once per change.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { findLinks, type MarkdownLine } from '../markdown.js';
+import type { MarkdownLine } from '../markdown.js';
+import { findLinks } from '../markdown-links.js';
+import { type Memo, NO_MEMO } from '../memo.js';
 import {
   buildAnchors,
   findUnclosedFence,
@@ -25,12 +27,13 @@ export function lintDocument(
   text: string,
   lines: readonly MarkdownLine[],
   bodyLine: number,
+  memo: Memo = NO_MEMO,
 ): Diagnostic[] {
   let anchors: ReadonlySet<string> | undefined;
   return [
     ...lintLineEndings(file, text, bodyLine - 1),
     ...lintFence(file, findUnclosedFence(lines)),
-    ...lintLinks(file, findLinks(lines), (pathPart) => {
+    ...lintLinks(file, findLinks(lines, memo), (pathPart) => {
       if (pathPart !== '') return undefined;
       anchors ??= buildAnchors(lines);
       return anchors;
@@ -40,15 +43,15 @@ export function lintDocument(
 }
 
 /** Findings in skills/base.md (served in every skill as references/base.md): Markdown rules and credentials. */
-export function lintBase(file: string, bytes: Uint8Array, text: string): Diagnostic[] {
-  const facts = readMarkdownFacts(bytes);
+export function lintBase(file: string, bytes: Uint8Array, text: string, memo: Memo = NO_MEMO): Diagnostic[] {
+  const facts = readMarkdownFacts(bytes, memo);
   if (facts === undefined) return [];
   return [
     ...lintLineEndings(file, text, 0),
     ...lintFence(file, facts.unclosedFence),
-    ...lintLinks(file, findLinks(facts.linkLines), (pathPart) =>
-      pathPart === '' ? readAnchors(bytes) : undefined,
+    ...lintLinks(file, findLinks(facts.linkLines, memo), (pathPart) =>
+      pathPart === '' ? readAnchors(bytes, memo) : undefined,
     ),
-    ...lintSecrets(file, bytes),
+    ...lintSecrets(file, bytes, memo),
   ];
 }

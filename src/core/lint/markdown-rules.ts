@@ -5,7 +5,9 @@
  */
 import { decodeUtf8 } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { type MarkdownLine, type MarkdownLink, readLines, scanInlineLinks } from '../markdown.js';
+import { type MarkdownLine, readLines } from '../markdown.js';
+import { type MarkdownLink, scanInlineLinks } from '../markdown-links.js';
+import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 
 /** What the rules need of one Markdown file, kept in place of its lines (a tree has a million of them). */
 export interface MarkdownFacts {
@@ -15,16 +17,17 @@ export interface MarkdownFacts {
   readonly unclosedFence?: number;
 }
 
-const factsMemo = new WeakMap<Uint8Array, MarkdownFacts | null>();
-const anchorsMemo = new WeakMap<Uint8Array, ReadonlySet<string>>();
+const FACTS = memoTable<Uint8Array, MarkdownFacts | null>('lint.markdown.facts');
+const ANCHORS = memoTable<Uint8Array, ReadonlySet<string>>('lint.markdown.anchors');
 
 /** The facts of a Markdown file's bytes, computed once per bytes; undefined when they are not UTF-8. */
-export function readMarkdownFacts(bytes: Uint8Array): MarkdownFacts | undefined {
-  let facts = factsMemo.get(bytes);
+export function readMarkdownFacts(bytes: Uint8Array, memo: Memo = NO_MEMO): MarkdownFacts | undefined {
+  const table = memo.table(FACTS);
+  let facts = table.get(bytes);
   if (facts === undefined) {
-    const text = decodeUtf8(bytes);
+    const text = decodeUtf8(bytes, memo);
     facts = text === undefined ? null : buildMarkdownFacts(readLines(text));
-    factsMemo.set(bytes, facts);
+    table.set(bytes, facts);
   }
   return facts ?? undefined;
 }
@@ -33,12 +36,13 @@ export function readMarkdownFacts(bytes: Uint8Array): MarkdownFacts | undefined 
  * The anchors of a Markdown file's bytes, computed on the first link that names one of them: most files are
  * never the target of a fragment, and headings are the part of a file the other rules do not keep.
  */
-export function readAnchors(bytes: Uint8Array): ReadonlySet<string> {
-  let anchors = anchorsMemo.get(bytes);
+export function readAnchors(bytes: Uint8Array, memo: Memo = NO_MEMO): ReadonlySet<string> {
+  const table = memo.table(ANCHORS);
+  let anchors = table.get(bytes);
   if (anchors === undefined) {
-    const text = decodeUtf8(bytes);
+    const text = decodeUtf8(bytes, memo);
     anchors = text === undefined ? new Set() : buildAnchors(readLines(text));
-    anchorsMemo.set(bytes, anchors);
+    table.set(bytes, anchors);
   }
   return anchors;
 }
@@ -267,7 +271,7 @@ export function countFrontMatterLines(text: string): number {
  * that does not parse): CRLF line endings and trailing whitespace in its front matter, so `--fix` can repair
  * them before the author fixes the rest.
  */
-export function lintUnservedMarkdown(file: string, bytes: Uint8Array): Diagnostic[] {
-  const text = decodeUtf8(bytes);
+export function lintUnservedMarkdown(file: string, bytes: Uint8Array, memo: Memo = NO_MEMO): Diagnostic[] {
+  const text = decodeUtf8(bytes, memo);
   return text === undefined ? [] : lintLineEndings(file, text, countFrontMatterLines(text));
 }

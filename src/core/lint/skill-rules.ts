@@ -6,7 +6,8 @@
 import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { resolveLink } from '../links.js';
-import { findLinks, type MarkdownLink } from '../markdown.js';
+import { findLinks, type MarkdownLink } from '../markdown-links.js';
+import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { BASE_PATH, type ParsedSkill, SKILL_BODY, SKILLS_DIR } from '../skills.js';
 import type { SourceFile } from '../types.js';
 import type { LintRules } from './config.js';
@@ -26,21 +27,23 @@ import {
 import { lintSecrets } from './text-rules.js';
 import { tokensOverBudget } from './tokens.js';
 
-const memo = new WeakMap<
+const FOUND = memoTable<
   ParsedSkill,
   { readonly base: SourceFile | undefined; readonly rules: LintRules; readonly found: readonly Diagnostic[] }
->();
+>('lint.skill');
 
 /** Every lint finding of a published `skill`; `base` is served in it as references/base.md. */
 export function lintSkill(
   skill: ParsedSkill,
   base: SourceFile | undefined,
   rules: LintRules,
+  memo: Memo = NO_MEMO,
 ): readonly Diagnostic[] {
-  const cached = memo.get(skill);
+  const table = memo.table(FOUND);
+  const cached = table.get(skill);
   if (cached && cached.base === base && cached.rules === rules) return cached.found;
-  const found = buildSkillFindings(skill, base, rules);
-  memo.set(skill, { base, rules, found });
+  const found = buildSkillFindings(skill, base, rules, memo);
+  table.set(skill, { base, rules, found });
   return found;
 }
 
@@ -54,10 +57,11 @@ function buildSkillFindings(
   skill: ParsedSkill,
   base: SourceFile | undefined,
   rules: LintRules,
+  memo: Memo,
 ): Diagnostic[] {
   const dir = `${SKILLS_DIR}${skill.id}/`;
   const bodyFile = `${dir}${SKILL_BODY}`;
-  const text = decodeUtf8(skill.body.bytes) ?? '';
+  const text = decodeUtf8(skill.body.bytes, memo) ?? '';
   const bodyLine = skill.bodyLines[0]?.line ?? 1;
   const out: Diagnostic[] = [];
   const description = skill.frontmatter.description;
@@ -72,7 +76,7 @@ function buildSkillFindings(
   out.push(
     ...lintHostRules({ file: bodyFile, text, frontmatter: skill.frontmatter, keys: skill.keys, bodyLine }),
     ...lintLineEndings(bodyFile, text, bodyLine - 1),
-    ...lintSecrets(bodyFile, skill.body.bytes),
+    ...lintSecrets(bodyFile, skill.body.bytes, memo),
     ...lintFence(bodyFile, findUnclosedFence(skill.bodyLines)),
     ...lintBodyBudget(skill, bodyFile, bodyLine, rules),
   );
@@ -81,10 +85,10 @@ function buildSkillFindings(
   const facts = new Map<string, MarkdownFacts>();
   for (const f of skill.files) {
     if (!f.path.endsWith('.md')) continue;
-    const read = readMarkdownFacts(f.file.bytes);
+    const read = readMarkdownFacts(f.file.bytes, memo);
     if (read) facts.set(f.path, read);
   }
-  const baseFacts = base ? readMarkdownFacts(base.bytes) : undefined;
+  const baseFacts = base ? readMarkdownFacts(base.bytes, memo) : undefined;
   if (baseFacts) facts.set(BASE_PATH, baseFacts);
   const bytesOf = new Map(skill.files.map((f) => [f.path, f.file.bytes]));
   if (base) bytesOf.set(BASE_PATH, base.bytes);
@@ -95,10 +99,10 @@ function buildSkillFindings(
       return bodyAnchors;
     }
     const bytes = facts.has(path) ? bytesOf.get(path) : undefined;
-    return bytes === undefined ? undefined : readAnchors(bytes);
+    return bytes === undefined ? undefined : readAnchors(bytes, memo);
   };
-  const linksOf = new Map<string, readonly MarkdownLink[]>([[SKILL_BODY, findLinks(skill.bodyLines)]]);
-  for (const [path, f] of facts) linksOf.set(path, findLinks(f.linkLines));
+  const linksOf = new Map<string, readonly MarkdownLink[]>([[SKILL_BODY, findLinks(skill.bodyLines, memo)]]);
+  for (const [path, f] of facts) linksOf.set(path, findLinks(f.linkLines, memo));
   const checkLinks = (fromPath: string, file: string) =>
     lintLinks(file, linksOf.get(fromPath) ?? [], (pathPart) => {
       if (pathPart === '') return anchorsIn(fromPath);
@@ -123,14 +127,14 @@ function buildSkillFindings(
     if (size > rules.maxFileBytes) {
       out.push(diagnose(codes.largeFile, { path, size, budget: rules.maxFileBytes }, where));
     }
-    const binary = describeBinary(path, file.bytes);
+    const binary = describeBinary(path, file.bytes, memo);
     if (binary) out.push(diagnose(codes.binaryFile, { path, kind: binary }, where));
     // Whatever its name, a file whose bytes are text is served as those bytes: a key in a .pem leaks as well.
-    out.push(...lintSecrets(file.path, file.bytes));
+    out.push(...lintSecrets(file.path, file.bytes, memo));
     if (binary || (!path.endsWith('.md') && !isTextual(buildMimeType(path)))) continue;
     const md = facts.get(path);
     if (md) {
-      const fileText = decodeUtf8(file.bytes) ?? '';
+      const fileText = decodeUtf8(file.bytes, memo) ?? '';
       out.push(
         ...lintFence(file.path, md.unclosedFence),
         ...lintLineEndings(file.path, fileText, countFrontMatterLines(fileText)),
@@ -138,13 +142,13 @@ function buildSkillFindings(
       );
     }
     if (path.startsWith('references/')) {
-      const tokens = tokensOverBudget(decodeUtf8(file.bytes) ?? '', rules.maxReferenceTokens);
+      const tokens = tokensOverBudget(decodeUtf8(file.bytes, memo) ?? '', rules.maxReferenceTokens);
       if (tokens !== undefined) {
         out.push(diagnose(codes.referenceTokens, { path, tokens, budget: rules.maxReferenceTokens }, where));
       }
     }
   }
-  out.push(...lintDisclosure(skill, dir, linksOf, facts, base));
+  out.push(...lintDisclosure(skill, dir, linksOf, facts, base, memo));
   if (!skill.draft)
     out.push(...lintRequiredLinks(skill, bodyFile, bodyLine, linksOf.get(SKILL_BODY) ?? [], rules));
   return out;
@@ -175,7 +179,11 @@ function lintBodyBudget(skill: ParsedSkill, file: string, bodyLine: number, rule
 }
 
 /** Why a file of a skill is binary where text is expected, if it is. */
-function describeBinary(path: string, bytes: Uint8Array): 'compiled' | 'not-utf8' | 'nul' | undefined {
+function describeBinary(
+  path: string,
+  bytes: Uint8Array,
+  memo: Memo,
+): 'compiled' | 'not-utf8' | 'nul' | undefined {
   const magic = (...b: number[]) => b.every((x, i) => bytes[i] === x);
   if (
     COMPILED.test(path) ||
@@ -188,7 +196,7 @@ function describeBinary(path: string, bytes: Uint8Array): 'compiled' | 'not-utf8
     return 'compiled';
   }
   if (path.endsWith('.md') || !isTextual(buildMimeType(path))) return undefined;
-  if (decodeUtf8(bytes) === undefined) return 'not-utf8';
+  if (decodeUtf8(bytes, memo) === undefined) return 'not-utf8';
   if (bytes.includes(0)) return 'nul';
   return undefined;
 }
@@ -203,6 +211,7 @@ function lintDisclosure(
   linksOf: ReadonlyMap<string, readonly MarkdownLink[]>,
   facts: ReadonlyMap<string, MarkdownFacts>,
   base: SourceFile | undefined,
+  memo: Memo,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const resolved = (from: string) =>
@@ -236,9 +245,9 @@ function lintDisclosure(
       );
     }
   }
-  const texts = [decodeUtf8(skill.body.bytes) ?? ''];
-  for (const f of skill.files) if (f.path.endsWith('.md')) texts.push(decodeUtf8(f.file.bytes) ?? '');
-  if (base) texts.push(decodeUtf8(base.bytes) ?? '');
+  const texts = [decodeUtf8(skill.body.bytes, memo) ?? ''];
+  for (const f of skill.files) if (f.path.endsWith('.md')) texts.push(decodeUtf8(f.file.bytes, memo) ?? '');
+  if (base) texts.push(decodeUtf8(base.bytes, memo) ?? '');
   for (const { path, file } of skill.files) {
     if (!DISCLOSURE_DIRS.some((d) => path.startsWith(d)) || reached.has(path)) continue;
     if (texts.some((t) => t.includes(path))) continue;

@@ -3,12 +3,13 @@
  * budget, whenever a skill changed; one pass over the descriptions.
  */
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
+import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { type ParsedSkill, SKILL_BODY, SKILLS_DIR } from '../skills.js';
 
-const keys = new WeakMap<ParsedSkill, string>();
+const KEYS = memoTable<ParsedSkill, string>('lint.skill-set.keys');
 
 /** A description as the comparison sees it: lowercase, spaces collapsed, no closing period. Memoized per skill. */
-function keyOf(skill: ParsedSkill): string {
+function keyOf(skill: ParsedSkill, keys: WeakMap<ParsedSkill, string>): string {
   let key = keys.get(skill);
   if (key === undefined) {
     key = skill.description.toLowerCase().replace(/\s+/g, ' ');
@@ -22,11 +23,12 @@ function keyOf(skill: ParsedSkill): string {
  * `published` in id order; each skill whose description an earlier one already has gets a finding. Runs on
  * every skill change, so each description is normalized once per parse, not once per run.
  */
-export function lintSkillSet(published: readonly ParsedSkill[]): Diagnostic[] {
+export function lintSkillSet(published: readonly ParsedSkill[], memo: Memo = NO_MEMO): Diagnostic[] {
+  const keys = memo.table(KEYS);
   const out: Diagnostic[] = [];
   const first = new Map<string, string>();
   for (const skill of published) {
-    const key = keyOf(skill);
+    const key = keyOf(skill, keys);
     const earlier = first.get(key);
     if (earlier === undefined) {
       first.set(key, skill.id);

@@ -1,20 +1,24 @@
 /**
- * Rules on any served text: credentials (CMP600). Memoized on the bytes, so an unchanged file is scanned once
- * however many rebuilds pass over it.
+ * Rules on any served text: credentials (CMP600). Memoized on the bytes in the builder's memo, so an unchanged
+ * file is scanned once however many rebuilds pass over it.
  */
 import { decodeUtf8 } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
+import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { findSecrets } from './secrets.js';
 
-const memo = new WeakMap<Uint8Array, { readonly file: string; readonly found: readonly Diagnostic[] }>();
+const FOUND = memoTable<Uint8Array, { readonly file: string; readonly found: readonly Diagnostic[] }>(
+  'lint.secrets',
+);
 
 /** CMP600 for every credential in the text of `bytes` (nothing when they are not UTF-8). */
-export function lintSecrets(file: string, bytes: Uint8Array): readonly Diagnostic[] {
-  const cached = memo.get(bytes);
+export function lintSecrets(file: string, bytes: Uint8Array, memo: Memo = NO_MEMO): readonly Diagnostic[] {
+  const table = memo.table(FOUND);
+  const cached = table.get(bytes);
   if (cached?.file === file) return cached.found;
-  const text = decodeUtf8(bytes);
+  const text = decodeUtf8(bytes, memo);
   const found = text === undefined ? [] : lintSecretsInText(file, text);
-  memo.set(bytes, { file, found });
+  table.set(bytes, { file, found });
   return found;
 }
 

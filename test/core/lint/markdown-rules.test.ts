@@ -10,7 +10,8 @@ import {
   lintLinks,
   slugify,
 } from '../../../src/core/lint/markdown-rules.js';
-import { findLinks, readLines } from '../../../src/core/markdown.js';
+import { readLines } from '../../../src/core/markdown.js';
+import { findLinks } from '../../../src/core/markdown-links.js';
 
 const codesOf = (ds: readonly { code: string }[]) => ds.map((d) => d.code);
 

@@ -3,10 +3,10 @@
  * refusal with its reason, the backups made, and what is left for the user. Pure.
  */
 
-import { RUN_PREFIX } from '../core/product.js';
-import { readClient } from './clients.js';
-import type { InstallReport } from './install.js';
-import { RECORD_FILE } from './record.js';
+import { RUN_PREFIX } from '../../core/product.js';
+import { readClient } from '../clients.js';
+import type { InstallReport } from '../install.js';
+import { RECORD_FILE } from '../record.js';
 
 export function formatInstallReport(report: InstallReport): string {
   const out: string[] = [];

@@ -1,0 +1,237 @@
+/**
+ * Deriving entries: what a document or skill that reads well becomes on the wire — the served content of each
+ * of its files (bytes, digest, MIME type, text), its catalog entry and its `resources/list` entry, with the
+ * description and priority its scope gives it — and the two resource templates.
+ */
+import { buildDigest, buildMimeType, decodeUtf8, formatTime, isTextual } from '../content.js';
+import { compare } from '../diagnostics.js';
+import { checkDocumentFields } from '../document-fields.js';
+import type { ParsedDocument } from '../documents.js';
+import { type Memo, memoTable } from '../memo.js';
+import { BASE_PATH, SKILL_BODY } from '../names.js';
+import type { PersistentMapEditor } from '../persistent-map.js';
+import type { ParsedSkill } from '../skills.js';
+import type {
+  DocumentEntry,
+  ListedResource,
+  ManifestEntry,
+  ResourceTemplateEntry,
+  ServedContent,
+  SkillFile,
+  SourceFile,
+} from '../types.js';
+import {
+  buildDocumentTemplate,
+  buildDocumentUri,
+  buildSkillFileTemplate,
+  buildSkillFileUri,
+  buildSkillUri,
+} from '../uris.js';
+import type { Frame } from './frame.js';
+import type { DocumentUnit, SkillUnit } from './units.js';
+
+/** The order a picker sorts by; only the order carries meaning. */
+export const PRIORITY = {
+  index: 1,
+  transfers: 0.8,
+  local: 0.5,
+  documentTemplate: 0.3,
+  skillFileTemplate: 0.2,
+} as const;
+
+/** The sentence in front of every skill's description: a skill is followed, not read (the scope file's
+ * `skills.sentence` replaces it). */
+export const SKILL_SENTENCE =
+  'A workflow to follow while doing the task, not a page to read; the files it hands over are served beside it, one URI each.';
+
+/** What a draft's description starts with, in a catalog built with `includeDrafts`. */
+export const DRAFT_SENTENCE = 'Draft, served only by companion dev --drafts: not published yet.';
+
+/**
+ * What an unchanged file keeps across builds (by the identity of its bytes) and an unchanged document (by its
+ * parse): the same served content and entries, so a rebuild after one edit derives again only what it touched.
+ */
+const SERVED = memoTable<
+  Uint8Array,
+  { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
+>('entries.served');
+const DOCUMENTS = memoTable<
+  ParsedDocument,
+  {
+    readonly content: ServedContent;
+    readonly sentence: string | undefined;
+    readonly priority: number;
+    readonly fields: Readonly<Record<string, unknown>>;
+    readonly entry: DocumentEntry;
+    readonly resource: ListedResource;
+  }
+>('entries.documents');
+
+/** The served content of a file at a URI; an unchanged file (same bytes, URI, path, mtime) keeps its object. */
+export function serve(memo: Memo, uri: string, path: string, file: SourceFile): ServedContent {
+  const served = memo.table(SERVED);
+  const previous = served.get(file.bytes);
+  if (previous?.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path)
+    return previous.content;
+  const mimeType = buildMimeType(path);
+  const text = isTextual(mimeType) ? decodeUtf8(file.bytes, memo) : undefined;
+  const lastModified = formatTime(file.mtimeMs);
+  const content: ServedContent = {
+    uri,
+    mimeType,
+    bytes: file.bytes,
+    ...(text === undefined ? {} : { text }),
+    digest: buildDigest(file.bytes, memo),
+    size: file.bytes.byteLength,
+    ...(lastModified === undefined ? {} : { lastModified }),
+  };
+  served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
+  return content;
+}
+
+function priorityOf(frame: Frame, scopeId: string | undefined): number {
+  const definition = scopeId === undefined ? undefined : frame.scopesById.get(scopeId);
+  return definition?.transfers ? PRIORITY.transfers : PRIORITY.local;
+}
+
+/** A served document's content, entry and listed resource, set on its unit. */
+export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument, frame: Frame): void {
+  const uri = buildDocumentUri(frame.scheme, d.id);
+  const content = serve(memo, uri, d.path, unit.file);
+  const sentence = frame.scopesById.get(d.scope)?.sentence;
+  const priority = priorityOf(frame, d.scope);
+  const { fields } = checkDocumentFields(d, frame.documentFields, memo);
+  unit.content = content;
+  const documents = memo.table(DOCUMENTS);
+  const previous = documents.get(d);
+  if (
+    previous?.content === content &&
+    previous.sentence === sentence &&
+    previous.priority === priority &&
+    previous.fields === fields
+  ) {
+    unit.entry = previous.entry;
+    unit.resource = previous.resource;
+    return;
+  }
+  const entry: DocumentEntry = {
+    id: d.id,
+    uri,
+    path: d.path,
+    title: d.title,
+    scope: d.scope,
+    description: d.description,
+    ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
+    fields,
+    body: d.body,
+    sections: d.sections,
+  };
+  const resource: ListedResource = {
+    uri,
+    name: d.id,
+    title: d.title,
+    description: joinSentences(d.description, d.whenToUse, sentence),
+    mimeType: content.mimeType,
+    size: content.size,
+    annotations: withLastModified({ priority }, content.lastModified),
+  };
+  documents.set(d, { content, sentence, priority, fields, entry, resource });
+  unit.entry = entry;
+  unit.resource = resource;
+}
+
+/** The files a skill serves besides SKILL.md — its own and the shared base — sorted by path. */
+export function otherFilesOf(s: ParsedSkill, base: SourceFile | undefined): [string, SourceFile][] {
+  const others: [string, SourceFile][] = s.files.map((f) => [f.path, f.file]);
+  if (base) others.push([BASE_PATH, base]);
+  return others.sort(([a], [b]) => compare(a, b));
+}
+
+/**
+ * A served skill's entry and listed resource, set on its unit, and the content of each of its files, set in
+ * `contents`. `skillScope` is the scope of the topics that name it (coverage decides it).
+ */
+export function deriveSkill(
+  memo: Memo,
+  unit: SkillUnit,
+  s: ParsedSkill,
+  frame: Frame,
+  skillScope: string | undefined,
+  contents: PersistentMapEditor<ServedContent>,
+): void {
+  const { scheme } = frame;
+  const files: SkillFile[] = [];
+  const manifest: ManifestEntry[] = [];
+  const add = (path: string, source: SourceFile) => {
+    const uri = buildSkillFileUri(scheme, s.id, path);
+    const content = serve(memo, uri, path, source);
+    contents.set(uri, content);
+    const file: SkillFile = { path, uri, source: source.path };
+    files.push(source.mode === undefined ? file : { ...file, mode: source.mode });
+    manifest.push({ uri, digest: content.digest, size: content.size });
+    return content;
+  };
+  const body = add(SKILL_BODY, s.body);
+  for (const [path, file] of otherFilesOf(s, frame.base)) add(path, file);
+  const uri = buildSkillUri(scheme, s.id);
+  unit.entry = {
+    id: s.id,
+    uri,
+    title: s.title,
+    description: s.description,
+    ...(skillScope === undefined ? {} : { scope: skillScope }),
+    ...(s.draft ? { draft: true as const } : {}),
+    frontmatter: s.frontmatter,
+    body: s.bodyText,
+    files,
+    manifest,
+  };
+  const definition = skillScope === undefined ? undefined : frame.scopesById.get(skillScope);
+  unit.resource = {
+    uri,
+    name: s.id,
+    title: s.title,
+    description: joinSentences(
+      s.draft ? DRAFT_SENTENCE : undefined,
+      frame.skillSentence,
+      s.description,
+      definition?.skillSentence ?? definition?.sentence,
+    ),
+    mimeType: body.mimeType,
+    size: body.size,
+    annotations: withLastModified({ priority: priorityOf(frame, skillScope) }, body.lastModified),
+  };
+}
+
+export function buildTemplates(scheme: string): ResourceTemplateEntry[] {
+  return [
+    {
+      uriTemplate: buildDocumentTemplate(scheme),
+      name: 'document',
+      title: 'Knowledge document',
+      description:
+        'One knowledge document by id (its path below knowledge/documents/ without .md; ids contain slashes). Every document is also listed; the index names them all.',
+      mimeType: 'text/markdown',
+      annotations: { priority: PRIORITY.documentTemplate },
+    },
+    {
+      uriTemplate: buildSkillFileTemplate(scheme),
+      name: 'skill-file',
+      title: 'What a skill hands over at a step',
+      description:
+        "Any file of a published skill, by the path its SKILL.md links to (references/base.md is in every skill). Read the one a skill's body sends you to, at the step that sends you.",
+      annotations: { priority: PRIORITY.skillFileTemplate },
+    },
+  ];
+}
+
+function joinSentences(...parts: (string | undefined)[]): string {
+  return parts
+    .filter((p): p is string => p !== undefined && p.trim() !== '')
+    .map((p) => p.trim().replace(/\s+/g, ' '))
+    .join(' ');
+}
+
+export function withLastModified(annotations: { priority: number }, lastModified: string | undefined) {
+  return lastModified === undefined ? annotations : { ...annotations, lastModified };
+}

@@ -1,0 +1,316 @@
+/**
+ * The links and scheme URIs of Markdown lines (`readLines`): inline links and reference definitions outside code
+ * fences and code spans, and every `<scheme>://…` URI, code included. Linear in the line's length whatever its
+ * content (a `ScanMeter` counts the steps for the tests that hold it to that); memoized per lines array in the
+ * builder's memo.
+ */
+import { isLineTerminator, isWhitespace, type MarkdownLine } from './markdown.js';
+import { type Memo, memoTable, NO_MEMO } from './memo.js';
+
+export interface MarkdownLink {
+  readonly target: string;
+  readonly line: number;
+  /** 1-based column of the target's first character (its `<` when written in angle brackets). */
+  readonly column: number;
+}
+
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/d;
+
+const LINKS = memoTable<readonly MarkdownLine[], readonly MarkdownLink[]>('markdown.links');
+const URIS = memoTable<
+  readonly MarkdownLine[],
+  { readonly scheme: string; readonly found: readonly UriMention[] }
+>('markdown.uris');
+
+/**
+ * Every inline link and reference definition outside code fences and inline code spans. Memoized per `lines`
+ * array, which the callers keep per file: an unchanged file is never scanned twice.
+ */
+export function findLinks(lines: readonly MarkdownLine[], memo: Memo = NO_MEMO): readonly MarkdownLink[] {
+  const links = memo.table(LINKS);
+  const cached = links.get(lines);
+  if (cached) return cached;
+  const found = scanLinks(lines);
+  links.set(lines, found);
+  return found;
+}
+
+function scanLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
+  const links: MarkdownLink[] = [];
+  for (const l of lines) {
+    // Most lines hold no link at all; skip them before any scan runs (a 10,000-document tree has a million).
+    if (l.fenced || (!l.text.includes('](') && !l.text.includes(']:'))) continue;
+    const text = maskCodeSpans(l.text);
+    const definition = REFERENCE_DEFINITION.exec(text);
+    if (definition) {
+      links.push({ target: unbracket(definition[1]!), line: l.line, column: definition.indices![1]![0] + 1 });
+      continue;
+    }
+    scanInlineLinks(text, (from, to) => {
+      links.push({ target: unbracket(text.slice(from, to)), line: l.line, column: from + 1 });
+    });
+  }
+  return links;
+}
+
+/** Counts the characters the linear scanners examine, for tests that check the work grows linearly. */
+export interface ScanMeter {
+  steps: number;
+}
+
+/**
+ * Calls `found(from, to, link)` with the destination of every inline link `[label](destination "title")` in
+ * `text` (and, in `link`, where the whole link starts and ends and where its label ends, at the `]`),
+ * left to right, never overlapping: the matches of
+ *
+ *     /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>]*>|[^\s)]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g
+ *
+ * (what this scanner replaced), found in time linear in `text`. That pattern tries every `[` and, for each,
+ * scans to the end of the line when the link does not close: a line of `[](` repeated took seconds. Here every
+ * scan that several starts would repeat answers from the last one (see `createFinder`).
+ */
+export function scanInlineLinks(
+  text: string,
+  found: (from: number, to: number, link: { start: number; labelEnd: number; end: number }) => void,
+  meter?: ScanMeter,
+): void {
+  const n = text.length;
+  const notDestination = (c: number) => c === 0x29 || isWhitespace(c);
+  const runEnd = createFinder(text, notDestination, meter);
+  const closeAngle = createFinder(text, (c) => c === 0x3e, meter);
+  // Titles after an angle-bracket destination and after a plain one, each scanned forward only.
+  const titleEnds = [0, 1].map(() => ({
+    double: createFinder(text, (c) => c === 0x22, meter),
+    single: createFinder(text, (c) => c === 0x27, meter),
+    paren: createFinder(text, (c) => c === 0x29, meter),
+  }));
+  const closes = new Map<number, number>();
+  /** Where a link whose destination ends at `k` ends (after its `)`), or -1: optional title, spaces, `)`. */
+  const close = (k: number, path: number): number => {
+    const cached = closes.get(k);
+    if (cached !== undefined) return cached;
+    const m = skipWhitespace(text, k, meter);
+    let end = -1;
+    if (m > k) {
+      const c = text.charCodeAt(m);
+      const finder =
+        c === 0x22
+          ? titleEnds[path]!.double
+          : c === 0x27
+            ? titleEnds[path]!.single
+            : c === 0x28
+              ? titleEnds[path]!.paren
+              : undefined;
+      const quote = finder ? finder(m + 1) : -1;
+      if (quote !== -1) {
+        const after = skipWhitespace(text, quote + 1, meter);
+        if (text.charCodeAt(after) === 0x29) end = after + 1;
+      }
+    }
+    if (end === -1 && text.charCodeAt(m) === 0x29) end = m + 1;
+    closes.set(k, end);
+    return end;
+  };
+  let labelFrom = -1;
+  let labelEnd = -1;
+  let i = 0;
+  while (i < n) {
+    const open = text.indexOf('[', i);
+    if (open === -1) break;
+    // A `[` inside the label scanned last starts on one of its token boundaries, so its label ends there too.
+    let e: number;
+    if (open + 1 > labelFrom && open + 1 <= labelEnd) e = labelEnd;
+    else {
+      e = readLabelEnd(text, open + 1, meter);
+      labelFrom = open + 1;
+      labelEnd = e;
+    }
+    let matchEnd = -1;
+    let from = -1;
+    let to = -1;
+    if (text.charCodeAt(e) === 0x5d && text.charCodeAt(e + 1) === 0x28) {
+      const q = skipWhitespace(text, e + 2, meter);
+      if (q < n) {
+        if (text.charCodeAt(q) === 0x3c) {
+          const gt = closeAngle(q + 1);
+          if (gt !== -1) {
+            matchEnd = close(gt + 1, 0);
+            if (matchEnd !== -1) {
+              from = q;
+              to = gt + 1;
+            }
+          }
+        }
+        if (matchEnd === -1) {
+          const d = runEnd(q);
+          const stop = d === -1 ? n : d;
+          // A shorter destination would be followed by a character that is neither a space nor `)`: no match.
+          if (stop > q) {
+            matchEnd = close(stop, 1);
+            if (matchEnd !== -1) {
+              from = q;
+              to = stop;
+            }
+          }
+        }
+      }
+    }
+    if (matchEnd === -1) {
+      i = open + 1;
+      continue;
+    }
+    const start = open > i && text.charCodeAt(open - 1) === 0x21 ? open - 1 : open;
+    found(from, to, { start, labelEnd: e, end: matchEnd });
+    i = matchEnd;
+  }
+}
+
+/**
+ * Where the label that starts at `from` stops: at its closing `]`, or where `(?:[^\]\\]|\\.)*` stops (a
+ * backslash before a line terminator or at the end), or at the end of `text`.
+ */
+function readLabelEnd(text: string, from: number, meter: ScanMeter | undefined): number {
+  const n = text.length;
+  let k = from;
+  while (k < n) {
+    const c = text.charCodeAt(k);
+    if (c === 0x5d) break;
+    if (c === 0x5c) {
+      if (k + 1 >= n || isLineTerminator(text.charCodeAt(k + 1))) break;
+      k += 2;
+    } else k++;
+  }
+  if (meter) meter.steps += k - from + 1;
+  return Math.min(k, n);
+}
+
+/**
+ * A search for the first index at or after `from` whose character satisfies `test` (-1: none). Queried with
+ * positions that never decrease, it scans each character at most once: an answer covers every later query up
+ * to it.
+ */
+function createFinder(
+  text: string,
+  test: (c: number) => boolean,
+  meter: ScanMeter | undefined,
+): (from: number) => number {
+  /** The first match at or after `lastFrom` is `lastFound` (-1: there is none); nothing asked yet while -1. */
+  let lastFrom = -1;
+  let lastFound = -1;
+  return (from) => {
+    if (lastFrom !== -1 && from >= lastFrom && (lastFound === -1 || from <= lastFound)) return lastFound;
+    let k = from;
+    const n = text.length;
+    while (k < n && !test(text.charCodeAt(k))) k++;
+    if (meter) meter.steps += k - from + 1;
+    lastFrom = from;
+    lastFound = k < n ? k : -1;
+    return lastFound;
+  };
+}
+
+function skipWhitespace(text: string, from: number, meter: ScanMeter | undefined): number {
+  let k = from;
+  while (k < text.length && isWhitespace(text.charCodeAt(k))) k++;
+  if (meter) meter.steps += k - from + 1;
+  return k;
+}
+
+export interface UriMention {
+  readonly uri: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * Every `<scheme>://…` URI written in `lines`, code included (a URI in an example is still a promise to the
+ * reader). A URI followed directly by `{` or `<` is a template or a placeholder and is skipped.
+ */
+export function findSchemeUris(
+  lines: readonly MarkdownLine[],
+  scheme: string,
+  memo: Memo = NO_MEMO,
+): readonly UriMention[] {
+  const uris = memo.table(URIS);
+  const cached = uris.get(lines);
+  if (cached?.scheme === scheme) return cached.found;
+  const found = scanSchemeUris(lines, scheme);
+  uris.set(lines, { scheme, found });
+  return found;
+}
+
+function scanSchemeUris(lines: readonly MarkdownLine[], scheme: string): UriMention[] {
+  const pattern = new RegExp(`(?<![A-Za-z0-9+.-])${escapeRegExp(scheme)}://[A-Za-z0-9._~/%+-]*`, 'g');
+  const found: UriMention[] = [];
+  const marker = `${scheme}://`;
+  for (const l of lines) {
+    if (!l.text.includes(marker)) continue;
+    for (const match of l.text.matchAll(pattern)) {
+      const end = (match.index ?? 0) + match[0].length;
+      const next = l.text[end];
+      if (next === '{' || next === '<') continue;
+      const uri = trimUri(match[0]);
+      found.push({ uri, line: l.line, column: (match.index ?? 0) + 1 });
+    }
+  }
+  return found;
+}
+
+/** Trailing sentence punctuation is not part of a URI written in prose, nor is one trailing slash. */
+function trimUri(uri: string): string {
+  let end = uri.length;
+  while (end > 0 && '.,;:!?'.includes(uri[end - 1]!)) end--;
+  if (end > 0 && uri.charCodeAt(end - 1) === 0x2f) end--;
+  return end === uri.length ? uri : uri.slice(0, end);
+}
+
+/**
+ * `text` with every inline code span (backticks included) replaced by spaces, so nothing inside one reads as a
+ * link. As CommonMark has it within a line: a run of backticks opens a span that the next run of exactly as
+ * many backticks closes; a run that nothing closes is literal. Linear: the next run of each length is looked up,
+ * not searched for (a line of backtick runs made the pattern this replaced quadratic).
+ */
+export function maskCodeSpans(text: string, meter?: ScanMeter): string {
+  if (!text.includes('`')) return text;
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  for (let i = text.indexOf('`'); i !== -1; i = text.indexOf('`', i)) {
+    let j = i;
+    while (text.charCodeAt(j) === 0x60) j++;
+    starts.push(i);
+    lengths.push(j - i);
+    i = j;
+  }
+  if (meter) meter.steps += text.length;
+  // next[r]: the next run after r with the same length, found right to left through a map keyed by length.
+  const next = new Int32Array(starts.length).fill(-1);
+  const seen = new Map<number, number>();
+  for (let r = starts.length - 1; r >= 0; r--) {
+    const length = lengths[r]!;
+    next[r] = seen.get(length) ?? -1;
+    seen.set(length, r);
+  }
+  let out = '';
+  let copied = 0;
+  for (let r = 0; r < starts.length; r++) {
+    const closing = next[r]!;
+    if (closing === -1) continue;
+    const from = starts[r]!;
+    const to = starts[closing]! + lengths[closing]!;
+    out += text.slice(copied, from) + ' '.repeat(to - from);
+    copied = to;
+    r = closing;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+function unbracket(target: string): string {
+  return target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
+}
+
+/** @internal For tests: the scanners this module is built from. */
+export const markdownLinkInternals = { maskCodeSpans, scanInlineLinks };
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
