@@ -6,6 +6,9 @@
  * small files, and a synchronous walk cannot interleave with a rebuild. Every byte goes through one primitive
  * (`readFileBytes`), and every path through one dispatch (`visitEntry`), so the full read, the incremental
  * re-read and the stat-only reconcile walk apply exactly the same rules.
+ *
+ * Longer than ~400 lines on purpose: the one primitive and the one dispatch stay in one file so that the full
+ * read, the re-read and the reconcile walk cannot drift apart.
  */
 import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -17,6 +17,9 @@
  * A busy machine is not an edit: what could not be read just now (`store.pending()`: EMFILE, EIO, …, or a tree
  * that read empty) is read again on a backoff timer until it reads, and after falling back to polling for lack of
  * watches or descriptors the watcher tries native events again, with backoff, until they work.
+ *
+ * Longer than ~400 lines on purpose: batching, the reconcile schedule, transient-error retries and the polling
+ * fall-back share one clock and one pending set; split, each would need the others' state.
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';

@@ -13,6 +13,9 @@
  * of bounded size and nesting, answered 413, 400 or 415 before it is parsed further; and a cap on connected hosts
  * (legacy sessions plus open listen streams), answered 503 with `Retry-After`. There is no authentication, so
  * binding beyond loopback prints a warning.
+ *
+ * Longer than ~400 lines on purpose: everything that runs before either era's handler — the door's checks, the
+ * host cap, the session table and its reaper — is in one file, so what a request meets first can be read in one pass.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
