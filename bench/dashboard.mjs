@@ -52,6 +52,11 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
         );
       }
     }
+    // Each daemon warms its search index from ready on (issue 18.4; bench/warm-up.mjs measures edits during it):
+    // one lookup finishes it, so both sides are measured warm, not one side while it still builds.
+    for (const side of SIDES) {
+      await hosts[side].legacy.client.callTool({ name: 'document_lookup', arguments: { query: 'warm up' } });
+    }
     const rssAfterLoad = { plain: daemons.plain.rssMb(), dashboard: daemons.dashboard.rssMb() };
     const random = createRandom(`dashboard:${size}`);
     const originals = new Map();

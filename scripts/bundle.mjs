@@ -20,17 +20,8 @@ const cli = join(root, 'dist', 'cli');
 const out = join(root, 'dist', 'bundle');
 
 rmSync(out, { recursive: true, force: true });
-await build({
-  entryPoints: [
-    join(cli, 'main.js'),
-    ...readdirSync(join(cli, 'commands'))
-      .filter((name) => name.endsWith('.js'))
-      .map((name) => join(cli, 'commands', name)),
-  ],
-  outbase: cli,
-  outdir: out,
+const shared = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -50,4 +41,22 @@ await build({
     'yaml',
   ],
   logLevel: 'warning',
+};
+await build({
+  ...shared,
+  entryPoints: [
+    join(cli, 'main.js'),
+    ...readdirSync(join(cli, 'commands'))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => join(cli, 'commands', name)),
+  ],
+  outbase: cli,
+  outdir: out,
+  splitting: true,
+});
+// The watcher's thread (src/fs/watch-thread.ts) loads its module from beside the chunk that starts it.
+await build({
+  ...shared,
+  entryPoints: [join(root, 'dist', 'fs', 'watch-thread-worker.js')],
+  outfile: join(out, 'watch-thread-worker.js'),
 });

@@ -5,13 +5,26 @@
  * stays right, and each answer is the one `searchDocuments` and `buildTaskGuide` give for the same input.
  */
 import { createDocumentSearch, type DocumentSearch } from './search/document-search.js';
+import type { SearchableDocument } from './search/section-index.js';
 import { createTaskGuide, type TaskGuideBuilder } from './task-guide.js';
 
 export interface CatalogQueries {
   readonly searchDocuments: DocumentSearch['search'];
   readonly buildTaskGuide: TaskGuideBuilder;
+  /**
+   * Does about `budget` units of what the first `document_lookup` over `catalog` would build (its search
+   * index; a unit is about one character of text indexed) and answers true once nothing is left. Pure and
+   * resumable: whoever can yield between calls (the door, after ready) schedules it, with the newest catalog
+   * each time. A lookup before it is done answers the same, finishing the rest itself.
+   */
+  warm(catalog: { readonly documents: readonly SearchableDocument[] }, budget: number): boolean;
 }
 
 export function createCatalogQueries(): CatalogQueries {
-  return { searchDocuments: createDocumentSearch().search, buildTaskGuide: createTaskGuide() };
+  const search = createDocumentSearch();
+  return {
+    searchDocuments: search.search,
+    buildTaskGuide: createTaskGuide(),
+    warm: (catalog, budget) => search.warm(catalog.documents, budget),
+  };
 }

@@ -8,6 +8,9 @@
  * being served as it last was good, whole, until a save fixes it or it is deleted (`Generation.held` lists
  * them). A cold start has no last good versions: a broken item is withheld. And a re-read that would leave a
  * tree that had files with none at all is not published until a second read, a moment later, says the same.
+ *
+ * Longer than ~400 lines on purpose: it is the one state owner, and every change to what it holds — build,
+ * re-read, reconcile, publish — is here, in the order it happens.
  */
 import { createCatalogBuilder } from '../core/catalog.js';
 import { diffCatalogs } from '../core/diff.js';

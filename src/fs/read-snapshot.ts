@@ -6,6 +6,9 @@
  * small files, and a synchronous walk cannot interleave with a rebuild. Every byte goes through one primitive
  * (`readFileBytes`), and every path through one dispatch (`visitEntry`), so the full read, the incremental
  * re-read and the stat-only reconcile walk apply exactly the same rules.
+ *
+ * Longer than ~400 lines on purpose: the one primitive and the one dispatch stay in one file so that the full
+ * read, the re-read and the reconcile walk cannot drift apart.
  */
 import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -637,9 +640,14 @@ function addProblem(
   into.prints.set(path, print);
 }
 
+/**
+ * Built with `join`, not a template: a template of 13 parts is a tree of 12 concatenation cells that V8 keeps
+ * as such (~0.6 KB a print, 8 MB for the 14,000 prints of L, held for the life of the store); `join` makes one
+ * flat string of ~60 bytes.
+ */
 function fingerprint(stats: fs.Stats): string {
   const kind = stats.isFile() ? 'f' : stats.isDirectory() ? 'd' : stats.isSymbolicLink() ? 'l' : 'o';
-  return `${kind}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}:${stats.nlink}`;
+  return [kind, stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino, stats.mode, stats.nlink].join(':');
 }
 
 function isInside(rootReal: string, real: string): boolean {

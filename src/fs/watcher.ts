@@ -17,12 +17,16 @@
  * A busy machine is not an edit: what could not be read just now (`store.pending()`: EMFILE, EIO, …, or a tree
  * that read empty) is read again on a backoff timer until it reads, and after falling back to polling for lack of
  * watches or descriptors the watcher tries native events again, with backoff, until they work.
+ *
+ * Longer than ~400 lines on purpose: batching, the reconcile schedule, transient-error retries and the polling
+ * fall-back share one clock and one pending set; split, each would need the others' state.
  */
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
+import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { CatalogChange } from '../core/types.js';
 import type { CatalogStore } from './catalog-store.js';
+import { buildChokidarOptions, watchContent } from './chokidar-config.js';
 import { isContentPath } from './read-snapshot.js';
 
 export interface WatcherBatch {
@@ -496,24 +500,8 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
 
   /** Starts chokidar on the root; `onFatal` when it hits the watch or descriptor limit. */
   function startChokidar(handlers: { onFatal: (code: string) => void; onReady: () => void }): FSWatcher {
-    const watchFn = options.watch ?? watch;
-    const watcher = watchFn(root, {
-      ignoreInitial: true,
-      atomic: true,
-      // Never watch through a symlink: it may lead outside the root. Changes behind an in-root link are
-      // mapped to the link by the store, and reconcile covers the rest.
-      followSymlinks: false,
-      // Report unreadable files as events (the store turns them into `unreadable` problems) rather than
-      // skipping them silently.
-      ignorePermissionErrors: true,
-      // Regular files are left to their directory's watch (see the top of this file); chokidar passes `stats`
-      // once it has them, and a path it asks about without them is decided by name alone.
-      ignored: (absolute: string, stats?: Stats) => {
-        if (stats?.isFile()) return true;
-        const path = relative(root, absolute);
-        return path !== '' && !isContentPath(path.split(sep).join('/'));
-      },
-    });
+    // The default is `watchContent`, which configures chokidar itself; an injected `watch` gets the same options.
+    const watcher = options.watch ? options.watch(root, buildChokidarOptions(root)) : watchContent(root);
     watcher.on('all', (event: string, absolute: string) => {
       if (fsw === watcher) onEvent(event, absolute);
     });

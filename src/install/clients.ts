@@ -7,6 +7,9 @@
  * Every fact cites where it was read. Sources of the first seven: `../shared/reference/typo3-dev-companion.md` §1.8
  * (the reference installer's client table), `mcp-protocol-sdk.md` §2.8 (skills directories), `peers.md` §1.5 (host
  * support); of the others, the host's own documentation or source, named at its definition.
+ *
+ * Longer than ~400 lines on purpose: it is a table, one cited definition per host, and adding a host is adding one
+ * entry here.
  */
 import { lstatSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';

@@ -3,7 +3,7 @@
  * this content root, whether its published skill copies are fresh (against the catalog, the record and the
  * bytes on disk), and what the host is known not to support with what to do about it.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParseError, parse as parseJsonc } from 'jsonc-parser';
 import { RUN_PREFIX } from '../core/product.js';
@@ -15,17 +15,15 @@ import {
   type ClientDefinition,
   type ClientId,
   type HomeContext,
-  isClientId,
-  listConfigFiles,
   readClient,
 } from './clients.js';
 import { decodeConfig } from './config-bytes.js';
 import type { EntryRead } from './config-entry.js';
 import { buildEntrySpec, formatShownPath, readFormat } from './config-plan.js';
+import { checkRecord, checkSkills } from './doctor-copies.js';
 import { readBytesIfExists } from './install-fs.js';
-import { buildPublication, compareCodePoints, type Publication, type PublishedFile } from './publication.js';
-import { buildCopyFiles, readCopyOwner } from './publish-skills.js';
-import { type InstallRecord, RECORD_FILE, readInstallRecord } from './record.js';
+import { buildPublication } from './publication.js';
+import { readInstallRecord } from './record.js';
 import {
   formatEntryCommand,
   isSamePath,
@@ -307,100 +305,6 @@ function checkClientFiles(
   ];
 }
 
-function checkSkills(
-  client: ClientDefinition,
-  input: DoctorInput,
-  publication: Publication,
-  record: InstallRecord | undefined,
-  cache: Map<string, DoctorCheck>,
-): DoctorCheck[] {
-  if (client.skillsDir === undefined) return [{ level: 'note', text: client.noSkillsDir ?? '' }];
-  const dir = client.skillsDir;
-  let check = cache.get(dir);
-  if (check === undefined) {
-    check = checkSkillsDirectory(dir, input, publication, record);
-    cache.set(dir, check);
-  }
-  return [check];
-}
-
-/**
- * Compares one skills directory with the publication: the bytes and modes on disk (files the user added to a
- * copy do not make it stale), copies of skills no longer published, and the record's digest.
- */
-function checkSkillsDirectory(
-  dir: string,
-  input: DoctorInput,
-  publication: Publication,
-  record: InstallRecord | undefined,
-): DoctorCheck {
-  const server = input.catalog.server.name;
-  const absolute = join(input.project, ...dir.split('/'));
-  const recordedDir = record?.directories.find((d) => d.path === dir);
-  const recordedIds = new Set(recordedDir?.skills.map((s) => s.id) ?? []);
-  const changed: string[] = [];
-  const missing: string[] = [];
-  const foreign: string[] = [];
-  const fresh: string[] = [];
-  for (const skill of publication.skills) {
-    const target = join(absolute, skill.id);
-    if (!existsSync(target)) missing.push(skill.id);
-    else if (!recordedIds.has(skill.id) && readCopyOwner(target) !== server) foreign.push(skill.id);
-    else if (isFreshCopy(target, buildCopyFiles(skill, server))) fresh.push(skill.id);
-    else changed.push(skill.id);
-  }
-  const wanted = new Set(publication.skills.map((s) => s.id));
-  const leftovers = [
-    ...new Set([
-      ...[...recordedIds].filter((id) => existsSync(join(absolute, id))),
-      ...listNames(absolute).filter((name) => readCopyOwner(join(absolute, name)) === server),
-    ]),
-  ]
-    .filter((id) => !wanted.has(id))
-    .sort(compareCodePoints);
-  const recordStale = recordedDir !== undefined && recordedDir.digest !== publication.digest;
-
-  if (publication.skills.length === 0 && leftovers.length === 0) {
-    return { level: 'ok', text: `The content publishes no skills, and ${dir} holds none of them.` };
-  }
-  if (fresh.length === publication.skills.length && leftovers.length === 0 && !recordStale) {
-    return { level: 'ok', text: `${dir} holds fresh copies of ${fresh.join(', ')}.` };
-  }
-  if (fresh.length === 0 && changed.length === 0 && leftovers.length === 0 && foreign.length === 0) {
-    return { level: 'fix', text: `${dir} holds no published copies: run \`${RUN_PREFIX} install\`.` };
-  }
-  const reasons = [
-    ...changed.map((id) => `${id} changed`),
-    ...missing.map((id) => `${id} missing`),
-    ...leftovers.map((id) => `${id} no longer published`),
-  ];
-  if (reasons.length === 0 && recordStale) reasons.push(`${RECORD_FILE} predates the content`);
-  const parts: string[] = [];
-  if (reasons.length > 0)
-    parts.push(`The copies in ${dir} are stale (${reasons.join(', ')}): run \`${RUN_PREFIX} install\`.`);
-  if (foreign.length > 0) {
-    parts.push(
-      `${foreign.map((id) => `${dir}/${id}`).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not companion's copy: move ${foreign.length === 1 ? 'it' : 'them'} away, then run \`${RUN_PREFIX} install\`.`,
-    );
-  }
-  return { level: 'fix', text: parts.join(' ') };
-}
-
-/** Whether every file of a copy is on disk as published (bytes and mode), other files there aside. */
-function isFreshCopy(dir: string, files: readonly PublishedFile[]): boolean {
-  return files.every((file) => {
-    const path = join(dir, ...file.path.split('/'));
-    try {
-      const stats = lstatSync(path);
-      return (
-        stats.isFile() && (stats.mode & 0o777) === file.mode && isSameBytes(readFileSync(path), file.bytes)
-      );
-    } catch {
-      return false;
-    }
-  });
-}
-
 function checkLimitations(client: ClientDefinition, catalog: Catalog): DoctorCheck[] {
   const checks: DoctorCheck[] = client.limitations.map((l) => ({
     level: 'note',
@@ -431,130 +335,7 @@ function checkLimitations(client: ClientDefinition, catalog: Catalog): DoctorChe
   return checks;
 }
 
-function checkRecord(
-  read: ReturnType<typeof readInstallRecord>,
-  record: InstallRecord | undefined,
-  server: string,
-  publication: Publication,
-  root: string,
-  anyHost: boolean,
-): DoctorCheck[] {
-  if (read.status === 'absent') {
-    return anyHost
-      ? [
-          {
-            level: 'fix',
-            text: `Nothing is recorded as published in this project: run \`${RUN_PREFIX} install\`.`,
-          },
-        ]
-      : [];
-  }
-  if (read.status === 'invalid')
-    return [{ level: 'fix', text: `${read.reason}: run \`${RUN_PREFIX} install\`.` }];
-  if (read.status === 'legacy') {
-    return [
-      {
-        level: 'fix',
-        text: `${RECORD_FILE} was written by an older companion that did not record what it wrote: run \`${RUN_PREFIX} install\`.`,
-      },
-    ];
-  }
-  if (record === undefined) {
-    return [
-      {
-        level: 'note',
-        text: `${RECORD_FILE} belongs to the server "${read.record.server}", not "${server}"; run \`${RUN_PREFIX} install\` to publish this one.`,
-      },
-    ];
-  }
-  const checks: DoctorCheck[] = [];
-  if (!isSamePathOrEqual(record.root, root)) {
-    checks.push({
-      level: 'note',
-      text: `The last install published from ${record.root}; doctor checked ${root}.`,
-    });
-  }
-  if (record.digest === publication.digest) {
-    // "Not changed" is only worth saying about copies that exist: a client with a skills directory and no
-    // complete copy recorded means the last install published nothing, whatever the digest says.
-    const expectsCopies =
-      publication.skills.length > 0 &&
-      record.clients.some((c) => isClientId(c.id) && readClient(c.id).skillsDir !== undefined);
-    const published = record.directories.some((d) => d.skills.some((s) => s.complete));
-    checks.push(
-      expectsCopies && !published
-        ? {
-            level: 'fix',
-            text: `The last install published none of the ${publication.skills.length} skill${publication.skills.length === 1 ? '' : 's'} into this project: run \`${RUN_PREFIX} install\`.`,
-          }
-        : { level: 'ok', text: 'The content has not changed since the last install.' },
-    );
-    return checks;
-  }
-  const now = new Set(publication.skills.map((s) => s.id));
-  const before = new Set(record.skills);
-  const added = [...now].filter((id) => !before.has(id));
-  const gone = [...before].filter((id) => !now.has(id));
-  const detail = [
-    ...(added.length > 0 ? [`new: ${added.join(', ')}`] : []),
-    ...(gone.length > 0 ? [`no longer published: ${gone.join(', ')}`] : []),
-  ];
-  checks.push({
-    level: 'fix',
-    text: `The content changed since the last install${detail.length > 0 ? ` (${detail.join('; ')})` : ''}: run \`${RUN_PREFIX} install\`.`,
-  });
-  return checks;
-}
-
-function isSamePathOrEqual(a: string, b: string): boolean {
-  return a === b || isSamePath(a, b);
-}
-
-function listNames(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-const MARKS: Readonly<Record<CheckLevel, string>> = { ok: 'ok  ', fix: 'fix ', note: 'note' };
-
-/** What `companion doctor` prints. Pure. */
-export function formatDoctorReport(report: DoctorReport): string {
-  const out: string[] = [
-    `Project ${report.project}`,
-    `Content root ${report.root}: server "${report.server}", ${report.skills.length} published skill${report.skills.length === 1 ? '' : 's'}${report.skills.length > 0 ? ` (${report.skills.join(', ')})` : ''}.`,
-  ];
-  const block = (title: string, checks: readonly DoctorCheck[]) => {
-    out.push('', title, ...checks.map((c) => `  ${MARKS[c.level]}  ${c.text}`));
-  };
-  if (report.hosts.length === 0) {
-    out.push(
-      '',
-      `No host configuration found (looked for ${formatList(listConfigFiles())}): run \`${RUN_PREFIX} install --client NAME\`.`,
-    );
-  }
-  for (const host of report.hosts) block(`${host.label} — ${host.shown}`, host.checks);
-  if (report.publication.length > 0) block(`Published copies — ${RECORD_FILE}`, report.publication);
-  const fixes = report.fixes + (report.hosts.length === 0 ? 1 : 0);
-  out.push(
-    '',
-    fixes === 0
-      ? 'Everything is in place.'
-      : `${fixes} thing${fixes === 1 ? ' needs' : 's need'} action (marked fix).`,
-  );
-  return `${out.join('\n')}\n`;
-}
-
 /** The exit code: 0 when everything found is in place, 1 when something needs action or nothing was found. */
 export function buildDoctorExitCode(report: DoctorReport): number {
   return report.fixes > 0 || report.hosts.length === 0 ? 1 : 0;
-}
-
-/** `a, b and c`. */
-function formatList(items: readonly string[]): string {
-  return items.length < 2
-    ? items.join('')
-    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

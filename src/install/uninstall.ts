@@ -5,6 +5,9 @@
  * only companion's entry is removed from it, by range, and only when it still has the recorded digest and
  * nothing the user added. Published files go when they still hold the bytes install wrote; whatever the user
  * added or changed stays, and the report says so. Planned first, all-or-nothing, rolled back on a failure.
+ *
+ * Longer than ~400 lines on purpose: the plan of every kind of take-back (a config's bytes, an entry, published
+ * files, files beside a config) sits together, so that the all-or-nothing rule can be checked in one reading.
  */
 import { join } from 'node:path';
 import { planClientFilesTakeBack } from './client-files.js';

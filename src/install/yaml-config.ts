@@ -9,6 +9,9 @@
  * servers table or entry written in flow style (`{ … }`), reached through an alias, carrying an anchor or a tag,
  * or merging another map in (`<<`); an owned value that carries an anchor other nodes may refer to. Each result is
  * parsed again and must equal the old document with only companion's entry changed. Pure.
+ *
+ * Longer than ~400 lines on purpose: every refusal above is a case the edit must recognise before it touches a
+ * byte, and each reads best beside the edit it protects.
  */
 import {
   type Document,

@@ -13,6 +13,9 @@
  * of bounded size and nesting, answered 413, 400 or 415 before it is parsed further; and a cap on connected hosts
  * (legacy sessions plus open listen streams), answered 503 with `Retry-After`. There is no authentication, so
  * binding beyond loopback prints a warning.
+ *
+ * Longer than ~400 lines on purpose: everything that runs before either era's handler — the door's checks, the
+ * host cap, the session table and its reaper — is in one file, so what a request meets first can be read in one pass.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -51,6 +54,7 @@ import {
   type SessionRegistry,
   type SessionRegistryController,
 } from './session-registry.js';
+import { type WarmQueriesOptions, warmQueries } from './warm-queries.js';
 
 /** The one path that speaks MCP; every other path is 404 (so OAuth discovery probes read as "no auth here"). */
 export const MCP_PATH = '/mcp';
@@ -105,6 +109,12 @@ export interface HttpServerHandle {
   readonly host: string;
   readonly port: number;
   readonly sessions: SessionRegistry;
+  /**
+   * Starts building what the first tool call needs (the search index) in the background, in short slices, and
+   * keeps it warm across generations (`warmQueries`) until `close`. Call it once the daemon is ready, so it never
+   * competes with start-up. Idempotent.
+   */
+  warm(options?: WarmQueriesOptions): void;
   /** Closes every session, every listen stream and the listener. Idempotent. */
   close(): Promise<void>;
 }
@@ -180,6 +190,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     queries: createCatalogQueries(),
     pages: { cache: listPages, spliceFor },
   };
+  let stopWarming: (() => void) | undefined;
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
   let startingSessions = 0;
@@ -499,8 +510,12 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     host,
     port,
     sessions: registry,
+    warm(warmOptions) {
+      if (closing === undefined) stopWarming ??= warmQueries(source, serverOptions.queries, warmOptions);
+    },
     close() {
       closing ??= (async () => {
+        stopWarming?.();
         clearInterval(reaper);
         stopNotifying?.();
         listPages.close();

@@ -37,6 +37,10 @@ import {
   type SessionHandle,
   type SessionRegistryController,
 } from './session-registry.js';
+import { warmQueries } from './warm-queries.js';
+
+/** How long the host must have sent nothing before the search index is warmed (`warmQueries`). */
+const WARM_AFTER_QUIET_MS = 250;
 
 /** How long a closed stdin waits for the requests already sent to be answered. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -71,6 +75,20 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   });
   const wire = new CompanionStdioWire(source, session, stdin, stdout, log);
   const queries = createCatalogQueries();
+  // What the host's first lookup needs is built in the background, but not during the burst a host sends as it
+  // connects (initialize, the lists): the warm-up begins once the host has been quiet for a moment.
+  let stopWarming: (() => void) | undefined;
+  let quiet: NodeJS.Timeout | undefined;
+  const warmWhenQuiet = (): void => {
+    if (stopWarming !== undefined) return;
+    clearTimeout(quiet);
+    quiet = setTimeout(() => {
+      stopWarming = warmQueries(source, queries);
+    }, WARM_AFTER_QUIET_MS);
+    quiet.unref();
+  };
+  wire.onActivity = warmWhenQuiet;
+  warmWhenQuiet();
   const listPages = createListPages();
   const handle = serveSdkStdio(
     ({ era }) => {
@@ -100,6 +118,8 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   await wire.closed;
   options.signal?.removeEventListener('abort', stop);
   await handle.close().catch(() => {});
+  clearTimeout(quiet);
+  stopWarming?.();
   listPages.close();
   session.close();
 }
@@ -109,6 +129,8 @@ class CompanionStdioWire implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called with every message the host sends. */
+  onActivity?: () => void;
   /** Resolves once the transport has closed (stdin ended and drained, stdout failed, or close()). */
   readonly closed: Promise<void>;
   readonly #inner: StdioServerTransport;
@@ -246,6 +268,7 @@ class CompanionStdioWire implements Transport {
     // A listen request stays open until cancelled: it is never waited for.
     if (isRequest && method !== LISTEN_METHOD) this.#pending.add(id);
     if (isRequest && SPLICED_METHODS.has(method)) this.#splices.set(id, new ResponseSplice());
+    this.onActivity?.();
     this.onmessage?.(message);
   }
 

@@ -4,6 +4,9 @@
  * `reduceDevState` is pure (state + event → next state) so every rule — which diagnostics are new, what no
  * topic covers, how long the timeline gets — is tested without a terminal. `createDevModel` is the thin shell
  * that feeds it from the catalog store, the session registry and the watcher.
+ *
+ * Longer than ~400 lines on purpose: the reducer's rules share one state shape, and reading them together is how
+ * one checks that every event keeps every view true.
  */
 import { DEFAULT_DESCRIPTION_BUDGET } from '../core/catalog.js';
 import { INSTRUCTIONS_BUDGET } from '../core/coverage.js';

@@ -9,12 +9,17 @@
  * plain-log mode's.
  *
  * `installFastOutput` replaces `Output.prototype.get` with the same algorithm written not to allocate per cell:
- * blank cells share one object, consecutive cells of the same style emit nothing (what Ink's diff of two equal
- * styles gives), and what is worth keeping across frames — a line's styled characters, a clipped slice of a line,
- * the escape codes between two styles, a grapheme's width — is kept in bounded tables, since a frame's lines are
- * mostly the last frame's. The result is the same text, byte for byte (`test/ui/ink-output.test.ts` compares it
- * with Ink's own `get` on the dashboard's frames and on random styled, clipped and wide text), using Ink's own
- * helpers (`@alcalzone/ansi-tokenize`, `slice-ansi`, `string-width`) for everything but the per-cell loop.
+ * a row is drawn as two arrays (each cell's text and its styles; the characters of one style share one styles
+ * array), consecutive cells of the same style emit nothing (what Ink's diff of two equal styles gives), and a row
+ * is drawn at all only when the writes that make it differ from those of every row of the last frame: a frame's
+ * rows are mostly the last frame's, or last frame's one row over (a list that scrolled). What outlives a frame is
+ * one string per row and a few small tables (a clipped slice of a line, the escape codes between two styles, a
+ * grapheme's width); caching a line's styled characters instead (one object and one styles array per character)
+ * kept every changing line's characters alive for two frames, long enough to be promoted to the old generation
+ * and collected only by a full GC (on L, 26–36 MB of every 420 saves). The result is the same text, byte for byte
+ * (`test/ui/ink-output.test.ts` compares it with Ink's own `get` on the dashboard's frames and on random styled,
+ * clipped and wide text), using Ink's own helpers (`@alcalzone/ansi-tokenize`, `slice-ansi`, `string-width`) for
+ * everything but the per-cell loop.
  *
  * It is installed only on the Ink release it was written against: on any other, Ink's own `get` stays, and the
  * dashboard is slower but the same.
@@ -32,12 +37,14 @@ interface StyleCode {
   readonly code: string;
   readonly endCode: string;
 }
-interface StyledChar {
-  readonly type: 'char';
-  readonly value: string;
-  readonly fullWidth: boolean;
-  readonly styles: readonly StyleCode[];
+/** What `tokenize` answers: escape codes and characters. */
+type Token = (StyleCode & { readonly type: 'ansi' }) | { readonly type: 'char'; readonly value: string };
+/** A row of cells: each cell's text and styles, by column. */
+interface Cells {
+  readonly values: (string | undefined)[];
+  readonly styles: (readonly StyleCode[])[];
 }
+const NO_STYLES: readonly StyleCode[] = Object.freeze([]);
 type Transformer = (line: string, index: number) => string;
 type Operation =
   | { type: 'write'; x: number; y: number; text: string; transformers: readonly Transformer[] }
@@ -55,7 +62,10 @@ export type OutputGet = (this: OutputLike) => { output: string; height: number }
 /** Ink's helpers, loaded from where Ink itself resolves them. */
 export interface InkHelpers {
   readonly tokenize: (line: string) => unknown[];
-  readonly styledCharsFromTokens: (tokens: unknown[]) => StyledChar[];
+  readonly reduceAnsiCodesIncremental: (
+    codes: readonly StyleCode[],
+    add: readonly StyleCode[],
+  ) => StyleCode[];
   readonly diffAnsiCodes: (from: readonly StyleCode[], to: readonly StyleCode[]) => StyleCode[];
   readonly ansiCodesToString: (codes: readonly StyleCode[]) => string;
   readonly sliceAnsi: (line: string, from: number, to: number) => string;
@@ -68,8 +78,7 @@ const ORIGINAL = Symbol.for('companion.inkOutput.originalGet');
 /**
  * A table of what the last two frames asked: an entry used in this frame or the one before is kept, anything
  * older is dropped when the next frame starts (`rotate`). A dashboard frame is mostly the previous frame, so this
- * hits for almost every line, and it holds no more than two frames' worth — a line's styled characters are one
- * object per character, so an ever-growing table would be the garbage this file exists to avoid.
+ * hits for almost every line, and it holds no more than two frames' worth.
  */
 interface FrameMemo<K, V> {
   (key: K): V;
@@ -96,8 +105,6 @@ function frameMemo<K, V>(compute: (key: K) => V): FrameMemo<K, V> {
 
 /** `Output.prototype.get`, as Ink 6.8 computes it, without per-cell allocation. */
 export function createFastGet(helpers: InkHelpers): OutputGet {
-  const blank: StyledChar = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: [] });
-  const styledChars = frameMemo((line: string) => helpers.styledCharsFromTokens(helpers.tokenize(line)));
   const width = frameMemo((text: string) => helpers.stringWidth(text));
   const widest = frameMemo((text: string) => {
     let max = 0;
@@ -126,17 +133,13 @@ export function createFastGet(helpers: InkHelpers): OutputGet {
   const transition = (from: readonly StyleCode[], to: readonly StyleCode[]): string =>
     transitions(`${keyOf(from)}\u0002${keyOf(to)}`);
   const open = (styles: readonly StyleCode[]): string => (styles.length === 0 ? '' : opening(keyOf(styles)));
-  const memos = [styledChars, width, widest, slice, transitions, opening];
-  let lastRows: readonly (readonly (StyledChar | undefined)[])[] = [];
-  let lastStrings: readonly string[] = [];
-  const sameCells = (
-    a: readonly (StyledChar | undefined)[],
-    b: readonly (StyledChar | undefined)[],
-  ): boolean => {
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
-  };
+  const memos = [width, widest, slice, transitions, opening];
+  // The text of each row drawn in this frame and the last, by the writes that made it (`writesKey`): a row written
+  // as in the last frame, or as another row was (a list that scrolled by one), is that text, neither drawn into
+  // cells nor serialized again. One string a row is all that outlives a frame: the cells die young.
+  let rowsNow = new Map<string, string>();
+  let rowsBefore = new Map<string, string>();
+  let lastWidth = -1;
   const sameStyles = (a: readonly StyleCode[], b: readonly StyleCode[]): boolean => {
     if (a === b) return true;
     if (a.length !== b.length) return false;
@@ -144,27 +147,66 @@ export function createFastGet(helpers: InkHelpers): OutputGet {
     return true;
   };
 
-  /** Ink's `styledCharsToString(row.filter(defined)).trimEnd()`, one string per row. */
-  const serializeRow = (row: readonly (StyledChar | undefined)[]): string => {
+  /**
+   * Ink's `styledCharsToString(row.filter(defined)).trimEnd()`, one string per row, from a row drawn as two
+   * arrays: each cell's text (`undefined` for a cell never drawn, past the grid's width) and its styles.
+   */
+  const serializeRow = (cells: Cells): string => {
     let out = '';
-    let previous: StyledChar | undefined;
-    for (const char of row) {
-      if (char === undefined) continue;
-      if (previous === undefined) out += open(char.styles);
-      else if (!sameStyles(previous.styles, char.styles)) out += transition(previous.styles, char.styles);
-      out += char.value;
-      previous = char;
+    let previous: readonly StyleCode[] | undefined;
+    const { values, styles } = cells;
+    for (let x = 0; x < values.length; x++) {
+      const value = values[x];
+      if (value === undefined) continue;
+      const style = styles[x]!;
+      if (previous === undefined) out += open(style);
+      else if (!sameStyles(previous, style)) out += transition(previous, style);
+      out += value;
+      previous = style;
     }
-    if (previous !== undefined && previous.styles.length > 0) out += transition(previous.styles, []);
+    if (previous !== undefined && previous.length > 0) out += transition(previous, []);
     return out.trimEnd();
+  };
+
+  /** Puts one character at `x` (and, when wide, an empty cell of its style on each cell it covers); its width. */
+  const put = (cells: Cells, x: number, value: string, style: readonly StyleCode[]): number => {
+    cells.values[x] = value;
+    cells.styles[x] = style;
+    const characterWidth = Math.max(1, width(value));
+    for (let cell = 1; cell < characterWidth; cell++) {
+      cells.values[x + cell] = '';
+      cells.styles[x + cell] = style;
+    }
+    return characterWidth;
+  };
+
+  /** Draws the writes a row received (`x`, line, in order) into cells: what Ink's grid holds for that row. */
+  const drawRow = (writes: readonly (number | string)[], gridWidth: number): Cells => {
+    const cells: Cells = {
+      values: new Array<string>(gridWidth).fill(' '),
+      styles: new Array<readonly StyleCode[]>(gridWidth).fill(NO_STYLES),
+    };
+    for (let at = 0; at < writes.length; at += 2) {
+      let x = writes[at] as number;
+      const line = writes[at + 1] as string;
+      // styledCharsFromTokens without an object per character: a styles array is never changed once made, so
+      // the characters of one style share it.
+      let codes: readonly StyleCode[] = NO_STYLES;
+      for (const token of helpers.tokenize(line) as Token[]) {
+        if (token.type === 'ansi') codes = helpers.reduceAnsiCodesIncremental(codes, [token]);
+        else if (token.type === 'char') x += put(cells, x, token.value, codes);
+      }
+    }
+    return cells;
   };
 
   return function get(this: OutputLike) {
     for (const table of memos) table.rotate();
     // Styles are few (a handful of colours and weights): this table only grows with new ones, and is bounded.
     if (stylesByKey.size > 1024) stylesByKey.clear();
-    const rows: (StyledChar | undefined)[][] = [];
-    for (let y = 0; y < this.height; y++) rows.push(new Array<StyledChar>(this.width).fill(blank));
+    // What each row receives, as Ink's grid would: (x, line) pairs in the order of the operations.
+    const writes: (number | string)[][] = [];
+    for (let y = 0; y < this.height; y++) writes.push([]);
     const clips: Extract<Operation, { type: 'clip' }>['clip'][] = [];
     for (const operation of this.operations) {
       if (operation.type === 'clip') clips.push(operation.clip);
@@ -203,33 +245,37 @@ export function createFastGet(helpers: InkHelpers): OutputGet {
       }
       let offsetY = 0;
       for (let [index, line] of lines.entries()) {
-        const row = rows[y + offsetY];
+        const row = writes[y + offsetY];
         // A line below the grid (text taller than the frame) is dropped, as Ink does.
         if (!row) continue;
         for (const transformer of transformers) line = transformer(line, index);
-        let offsetX = x;
-        for (const character of styledChars(line)) {
-          row[offsetX] = character;
-          const characterWidth = Math.max(1, width(character.value));
-          // A wide character: the cells it covers print nothing.
-          for (let cell = 1; cell < characterWidth; cell++) {
-            row[offsetX + cell] = { type: 'char', value: '', fullWidth: false, styles: character.styles };
-          }
-          offsetX += characterWidth;
-        }
+        row.push(x, line);
         offsetY++;
       }
     }
-    // A row whose cells are the very cells of the same row last frame (its lines came from the table above) is
-    // the same text: most rows of most frames.
-    const strings = rows.map((row, y) => {
-      const before = lastRows[y];
-      return before !== undefined && sameCells(before, row) ? lastStrings[y]! : serializeRow(row);
+    // Past the grid's width cells are never drawn (`undefined`), so a row's text depends on the width too.
+    rowsBefore = this.width === lastWidth ? rowsNow : new Map();
+    rowsNow = new Map();
+    lastWidth = this.width;
+    const strings = writes.map((row) => {
+      const key = writesKey(row);
+      let text = rowsNow.get(key) ?? rowsBefore.get(key);
+      if (text === undefined) text = serializeRow(drawRow(row, this.width));
+      rowsNow.set(key, text);
+      return text;
     });
-    lastRows = rows;
-    lastStrings = strings;
-    return { output: strings.join('\n'), height: rows.length };
+    return { output: strings.join('\n'), height: writes.length };
   };
+}
+
+/** A row's writes as one string, each line prefixed by its x and its length, so two lists never read the same. */
+function writesKey(writes: readonly (number | string)[]): string {
+  let key = '';
+  for (let at = 0; at < writes.length; at += 2) {
+    const line = writes[at + 1] as string;
+    key += `${writes[at]},${line.length},${line}`;
+  }
+  return key;
 }
 
 function splitSliceKey(key: string): [number, number, string] {
@@ -261,7 +307,7 @@ export async function loadInkOutput(): Promise<
     Output: output.default,
     helpers: {
       tokenize: tokenize.tokenize,
-      styledCharsFromTokens: tokenize.styledCharsFromTokens,
+      reduceAnsiCodesIncremental: tokenize.reduceAnsiCodesIncremental,
       diffAnsiCodes: tokenize.diffAnsiCodes,
       ansiCodesToString: tokenize.ansiCodesToString,
       sliceAnsi: sliceAnsi.default,

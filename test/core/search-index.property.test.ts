@@ -1,7 +1,8 @@
 /**
  * A document search (`createDocumentSearch`) patches its index when the document list changes by a few entries
  * (a catalog rebuild keeps every unchanged entry object). Whatever the sequence of edits, a patched index must
- * answer exactly as `searchDocuments`, which builds an index from scratch for each call.
+ * answer exactly as `searchDocuments`, which builds an index from scratch for each call — also when a warm-up
+ * (`warm`) left a build half done, of this list or an older one.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -65,7 +66,8 @@ type Edit =
   | { kind: 'remove'; at: number }
   | { kind: 'duplicateId'; at: number; content: Content }
   | { kind: 'copy' }
-  | { kind: 'searchPrevious' };
+  | { kind: 'searchPrevious' }
+  | { kind: 'warm'; budget: number; calls: number; previous: boolean };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), content }) },
@@ -74,6 +76,16 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('duplicateId' as const), at: fc.nat(), content }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('copy' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('searchPrevious' as const) }) },
+  {
+    // A background warm-up left anywhere: part of a build, a whole one, a patch, or a build of an older list.
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('warm' as const),
+      budget: fc.integer({ min: 1, max: 400 }),
+      calls: fc.integer({ min: 1, max: 4 }),
+      previous: fc.boolean(),
+    }),
+  },
 );
 
 const FIXED_QUERIES = [
@@ -105,6 +117,7 @@ function queriesFor(documents: readonly SearchableDocument[]): string[] {
 }
 
 let patched = 0;
+let warmed = 0;
 
 function assertSameAsFresh(
   search: DocumentSearch,
@@ -126,6 +139,7 @@ function assertSameAsFresh(
 describe('a document search over a changing document list', () => {
   it('answers after any sequence of edits exactly as a fresh build does', () => {
     patched = 0;
+    warmed = 0;
     fc.assert(
       fc.property(
         fc.array(content, { maxLength: 8 }),
@@ -173,6 +187,12 @@ describe('a document search over a changing document list', () => {
               case 'searchPrevious':
                 assertSameAsFresh(search, previous, FIXED_QUERIES);
                 continue;
+              case 'warm':
+                for (let call = 0; call < step.calls; call++) {
+                  search.warm(step.previous ? previous : documents, step.budget);
+                }
+                warmed++;
+                continue;
             }
             previous = documents;
             documents = array;
@@ -184,6 +204,7 @@ describe('a document search over a changing document list', () => {
     );
     // The property is only worth something if the patch path ran.
     expect(patched).toBeGreaterThan(50);
+    expect(warmed).toBeGreaterThan(50);
   });
 
   it('patches rather than rebuilds when one entry of a large list changes', () => {

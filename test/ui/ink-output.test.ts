@@ -128,6 +128,14 @@ describe('the fast Output.get', () => {
           expect(fastGet.call(output as never)).toEqual(inkGet.call(output as never));
           // The same frame again: every line now comes from the tables.
           expect(fastGet.call(output as never)).toEqual(inkGet.call(output as never));
+          // The same lines one column over: a row is the same text only when its writes are the same.
+          const shifted = build({
+            ...spec,
+            operations: (spec.operations as ({ type: string } & Record<string, unknown>)[]).map((op) =>
+              op.type === 'write' ? { ...op, x: (op.x as number) + 1 } : op,
+            ),
+          });
+          expect(fastGet.call(shifted as never)).toEqual(inkGet.call(shifted as never));
         }
       }),
       { numRuns: 300 },

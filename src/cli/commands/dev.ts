@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { shouldUseColor } from '../../check/color.js';
 import { RootError } from '../../fs/read-snapshot.js';
+import { startWatchThread } from '../../fs/watch-thread.js';
 import { createWatcher } from '../../fs/watcher.js';
 import {
   DEFAULT_HTTP_PORT,
@@ -16,6 +17,7 @@ import {
   serveHttp,
 } from '../../mcp/serve-http.js';
 import { createDevModel, type DevModel } from '../../ui/dev-state.js';
+import { formatMs } from '../../ui/format.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import type { Command, CommandIo } from '../io.js';
@@ -102,17 +104,22 @@ export const run: Command = async (argv, io) => {
   // Ink, React and the layout engine take a while to load; start now so it overlaps the first build.
   const uiModule = plain ? undefined : loadUi();
 
+  const rootPath = resolve(io.cwd, values.root ?? '.');
+  // chokidar's scan of the tree runs on a thread of its own from now on, beside the first build (watch-thread.ts).
+  const watchThread = startWatchThread(rootPath);
   let served: ServedStore;
   try {
-    served = createServedStore(resolve(io.cwd, values.root ?? '.'), io.cwd, io.env, {
+    served = createServedStore(rootPath, io.cwd, io.env, {
       includeDrafts: values.drafts,
     });
   } catch (error) {
+    watchThread.close();
     if (!(error instanceof RootError) && !(error instanceof NoContentError)) throw error;
     io.stderr.write(`companion dev: ${error.message}\n`);
     return EXIT_USAGE;
   }
   const { store } = served;
+  if (served.forcePolling) watchThread.close();
   if (served.unknownTools.length > 0) {
     io.stderr.write(
       `companion dev: COMPANION_EXCLUDE_TOOLS names no such tool: ${served.unknownTools.join(', ')} (ignored)\n`,
@@ -140,6 +147,7 @@ export const run: Command = async (argv, io) => {
       ...(sessionTimeout === undefined ? {} : { idleTimeoutMs: sessionTimeout * 1000 }),
     });
   } catch (error) {
+    watchThread.close();
     if (error instanceof PortInUseError) {
       io.stderr.write(`companion dev: ${error.message}\n`);
       return EXIT_USAGE;
@@ -154,6 +162,7 @@ export const run: Command = async (argv, io) => {
 
   const watcher = createWatcher(store, {
     forcePolling: served.forcePolling,
+    watch: watchThread.watch,
     // The watcher sets `lastBatch` before it calls back, so its `waitMs` is this batch's.
     // A batch that published nothing names only the files the store holds: one that came and went (an editor's
     // temp file) or is ignored is nothing an author saved.
@@ -174,6 +183,23 @@ export const run: Command = async (argv, io) => {
     root: store.root,
   });
   model = devModel;
+  // Once edits are noticed, the search index the first document_lookup needs is built in the background.
+  let warmedOnce = false;
+  watcher.ready.then(
+    () =>
+      server.warm({
+        onWarm: ({ elapsedMs, workMs }) => {
+          if (warmedOnce) return;
+          warmedOnce = true;
+          if (plain) {
+            io.stdout.write(
+              `${PLAIN_PREFIX} search index ready in ${formatMs(elapsedMs)} (${formatMs(workMs)} of work)\n`,
+            );
+          }
+        },
+      }),
+    () => {},
+  );
 
   return new Promise<number>((resolveRun) => {
     let stopping = false;

@@ -3,7 +3,8 @@
  * whether the published skill copies are fresh, and what the host does not support. Reads only.
  */
 import { resolve } from 'node:path';
-import { buildDoctorExitCode, formatDoctorReport, readDoctorReport } from '../../install/doctor.js';
+import { buildDoctorExitCode, readDoctorReport } from '../../install/doctor.js';
+import { formatDoctorReport } from '../../install/report/format-doctor.js';
 import { parseHostArgs, readWhere, resolveProject } from '../host-command.js';
 import type { Command } from '../io.js';
 import { readContent, readRecordedRoot } from './install.js';

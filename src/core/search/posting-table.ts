@@ -20,6 +20,18 @@ export function ensure(array: Int32Array<ArrayBuffer>, size: number): Int32Array
   return grown;
 }
 
+/** A `finish` in progress: pass 0 counts each word's pairs into `start`, pass 1 places them through `cursor`. */
+interface Layout {
+  pass: number;
+  chunk: number;
+  at: number;
+  readonly start: Int32Array<ArrayBuffer>;
+  cursor: Int32Array<ArrayBuffer>;
+  readonly units: Int32Array<ArrayBuffer>;
+  readonly values: Uint16Array<ArrayBuffer>;
+  wide: Map<number, number> | undefined;
+}
+
 /**
  * Scratch for collecting the distinct words of one section (or title) without a `Map`, indexed by word id (of
  * whichever table is collecting: a set is used up before the next `begin`): `stamp` says whether the word is in
@@ -85,6 +97,8 @@ export class PostingTable {
   private pendingFill = 0;
   /** Pairs in `pending`. */
   private pendingLength = 0;
+  /** Where a sliced `finish` stands: which pass, where in `pending`, and the arrays it fills. */
+  private layout: Layout | undefined;
 
   /** The laid-out postings of the words that had an id at `finish`. */
   private baseWords = 0;
@@ -170,45 +184,89 @@ export class PostingTable {
 
   /** Lays the pairs collected so far out word by word; later ones are appended to per-word lists. */
   finish(): void {
+    this.finishSlice(Number.POSITIVE_INFINITY);
+  }
+
+  /** True once the pairs are laid out (`finish`, or `finishSlice` until it said so). */
+  get finished(): boolean {
+    return !this.building;
+  }
+
+  /**
+   * Does up to about `budget` pair visits of `finish` (a counting sort: one pass over the pending pairs to count
+   * each word's, one to place them, each pair visited once per pass) and answers the visits done; `finished`
+   * says when the layout is complete. Slices end anywhere inside a chunk, and the layout is the same as one
+   * `finish` lays out: the passes visit the pairs in the same order however they are sliced. Nothing may be
+   * added until it is finished.
+   */
+  finishSlice(budget: number): number {
+    if (!this.building) return 0;
+    this.layout ??= {
+      pass: 0,
+      chunk: 0,
+      at: 0,
+      start: new Int32Array(this.words.length + 1),
+      cursor: new Int32Array(0),
+      units: new Int32Array(this.pendingLength),
+      values: new Uint16Array(this.pendingLength),
+      wide: undefined,
+    };
+    const layout = this.layout;
     const wordCount = this.words.length;
-    const length = this.pendingLength;
-    const start = new Int32Array(wordCount + 1);
     const pending = this.pending;
-    for (let c = 0; c < pending.length; c++) {
-      const chunk = pending[c]!;
-      const end = c === pending.length - 1 ? this.pendingFill : chunk.length;
-      for (let at = 0; at < end; at += 3) start[chunk[at]! + 1]!++;
-    }
-    for (let id = 0; id < wordCount; id++) start[id + 1]! += start[id]!;
-    const cursor = start.slice(0, wordCount);
-    const units = new Int32Array(length);
-    const values = new Uint16Array(length);
-    let wide: Map<number, number> | undefined;
-    for (let c = 0; c < pending.length; c++) {
-      const chunk = pending[c]!;
-      const end = c === pending.length - 1 ? this.pendingFill : chunk.length;
-      for (let at = 0; at < end; at += 3) {
-        const to = cursor[chunk[at]!]!++;
-        units[to] = chunk[at + 1]!;
-        const value = chunk[at + 2]!;
-        if (value >= WIDE) {
-          values[to] = WIDE;
-          wide ??= new Map();
-          wide.set(to, value);
-        } else {
-          values[to] = value;
+    const { start, units, values } = layout;
+    let used = 0;
+    while (layout.pass < 2 && used < budget) {
+      if (layout.chunk === pending.length) {
+        if (layout.pass === 0) {
+          for (let id = 0; id < wordCount; id++) start[id + 1]! += start[id]!;
+          layout.cursor = start.slice(0, wordCount);
+          used += wordCount;
+        }
+        layout.pass++;
+        layout.chunk = 0;
+        layout.at = 0;
+        continue;
+      }
+      const chunk = pending[layout.chunk]!;
+      const end = layout.chunk === pending.length - 1 ? this.pendingFill : chunk.length;
+      const stop = Math.min(end, layout.at + 3 * Math.ceil(budget - used));
+      if (layout.pass === 0) {
+        for (let at = layout.at; at < stop; at += 3) start[chunk[at]! + 1]!++;
+      } else {
+        const cursor = layout.cursor;
+        for (let at = layout.at; at < stop; at += 3) {
+          const to = cursor[chunk[at]!]!++;
+          units[to] = chunk[at + 1]!;
+          const value = chunk[at + 2]!;
+          if (value >= WIDE) {
+            values[to] = WIDE;
+            layout.wide ??= new Map();
+            layout.wide.set(to, value);
+          } else {
+            values[to] = value;
+          }
         }
       }
+      used += (stop - layout.at) / 3;
+      layout.at = stop;
+      if (stop === end) {
+        layout.chunk++;
+        layout.at = 0;
+      }
     }
+    if (layout.pass < 2) return used;
     this.baseWords = wordCount;
     this.start = start;
     this.units = units;
     this.values = values;
-    this.wide = wide;
+    this.wide = layout.wide;
+    this.layout = undefined;
     this.pending = [];
     this.pendingFill = 0;
     this.pendingLength = 0;
     this.building = false;
+    return used;
   }
 
   /** Calls `visit` with each (unit, value) pair of `word`, in unit order, dead sections included. */

@@ -90,36 +90,64 @@ function matchingWords(term: string, vocabulary: readonly string[]): string[] {
 /** How one term occurs in each section it reaches: summed over every word it matches. */
 interface TermHits {
   readonly weight: number;
-  /** Section → its body occurrences and whether its heading holds it, packed: `body * 2 + inHeading`. */
-  readonly sections: Map<number, number>;
-  readonly titled: Set<number>;
+  /**
+   * Per unit: its body occurrences and whether its heading holds the term, packed `body * 2 + inHeading`, plus
+   * one (0: the term is not in its body or heading).
+   */
+  readonly sections: Int32Array;
+  /** Per unit: 1 when its document's title holds the term. */
+  readonly titled: Uint8Array;
 }
 
-function findTerm(term: string, index: SectionIndex, n: number): TermHits {
+/**
+ * Finds `term` in `index`. Every unit it reaches is appended to `reached` once (`marked` says which are), in the
+ * order the postings give them: the order the ranking's stable sort keeps for exact ties.
+ */
+function findTerm(
+  term: string,
+  index: SectionIndex,
+  n: number,
+  reached: number[],
+  marked: Uint8Array,
+): TermHits {
   const units = index.units;
-  const sections = new Map<number, number>();
+  const sections = new Int32Array(units.length);
+  const titled = new Uint8Array(units.length);
+  let reachedHere = 0;
   const visit = (unit: number, value: number): void => {
     if (units[unit] === undefined) return;
-    const hit = sections.get(unit);
+    const hit = sections[unit]! - 1;
     // Body occurrences add up; the heading flag (the low bit) is or-ed.
-    sections.set(
-      unit,
-      hit === undefined ? value : hit - (hit & 1) + value - (value & 1) + ((hit | value) & 1),
-    );
+    if (hit === -1) {
+      sections[unit] = value + 1;
+      reachedHere++;
+      if (marked[unit] === 0) {
+        marked[unit] = 1;
+        reached.push(unit);
+      }
+    } else {
+      sections[unit] = hit - (hit & 1) + value - (value & 1) + ((hit | value) & 1) + 1;
+    }
   };
   for (const word of matchingWords(term, index.vocabulary)) index.postings.forEach(word, visit);
-  const titled = new Set<number>();
+  // Units reached by the title alone join `reached` after the body hits of the same term.
   for (const word of matchingWords(term, index.titleVocabulary)) {
     index.titlePostings.forEach(word, (unit) => {
-      if (units[unit] !== undefined) titled.add(unit);
+      if (units[unit] === undefined) return;
+      titled[unit] = 1;
+      if (marked[unit] === 0) {
+        marked[unit] = 1;
+        reached.push(unit);
+      }
     });
   }
   // The same IDF as `weighTerms`: a term no section carries weighs half the maximum.
-  const weight = sections.size === 0 ? Math.log(1 + n) / 2 : Math.log(1 + n / sections.size);
+  const weight = reachedHere === 0 ? Math.log(1 + n) / 2 : Math.log(1 + n / reachedHere);
   return { weight, sections, titled };
 }
 
-interface Candidate {
+/** A section that answers a query, before it is cut and rounded. */
+export interface Candidate {
   readonly document: SearchableDocument;
   /** The section is `document.sections[at]`, read only for the few candidates answered. */
   readonly at: number;
@@ -129,6 +157,77 @@ interface Candidate {
 }
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
+
+/** A candidate's section body, read from its document (an entry reads it from its file's text when asked). */
+const bodyOf = (candidate: Candidate): string => candidate.document.sections[candidate.at]!.body;
+
+/** The ranking order: coverage, then score, then document id and heading; `index` (input order) last. */
+const inOrder = (a: Candidate, b: Candidate): number =>
+  b.coverage - a.coverage ||
+  b.score - a.score ||
+  compare(a.document.id, b.document.id) ||
+  compare(a.heading, b.heading);
+
+/**
+ * The first `limit` candidates with distinct bodies (whitespace aside) in the order a stable sort by `inOrder`
+ * gives. Only the best `want` are sorted (`bestOf`), `want` doubling while duplicates leave too few.
+ */
+export function chooseDistinct(candidates: readonly Candidate[], limit: number): Candidate[] {
+  for (let want = Math.max(limit * 4, 16); ; want *= 2) {
+    const best = want >= candidates.length ? [...candidates].sort(inOrder) : bestOf(candidates, want);
+    const seen = new Set<string>();
+    const chosen: Candidate[] = [];
+    for (const candidate of best) {
+      const key = bodyOf(candidate).replace(/\s+/g, ' ').trim();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      chosen.push(candidate);
+      if (chosen.length >= limit) return chosen;
+    }
+    if (best.length === candidates.length) return chosen;
+  }
+}
+
+/**
+ * The first `count` of `candidates` as a stable sort by `inOrder` would put them (ties keep their input order),
+ * by a bounded heap: the worst of the best so far on top, replaced by anything better.
+ */
+function bestOf(candidates: readonly Candidate[], count: number): Candidate[] {
+  // Position in the input breaks the ties `inOrder` leaves, as a stable sort does.
+  const worse = (a: number, b: number): boolean => {
+    const order = inOrder(candidates[a]!, candidates[b]!);
+    return order > 0 || (order === 0 && a > b);
+  };
+  const heap: number[] = [];
+  const siftDown = (from: number): void => {
+    let at = from;
+    for (;;) {
+      const left = at * 2 + 1;
+      const right = left + 1;
+      let worst = at;
+      if (left < heap.length && worse(heap[left]!, heap[worst]!)) worst = left;
+      if (right < heap.length && worse(heap[right]!, heap[worst]!)) worst = right;
+      if (worst === at) return;
+      [heap[at], heap[worst]] = [heap[worst]!, heap[at]!];
+      at = worst;
+    }
+  };
+  for (let position = 0; position < candidates.length; position++) {
+    if (heap.length < count) {
+      heap.push(position);
+      for (let at = heap.length - 1; at > 0; ) {
+        const parent = (at - 1) >> 1;
+        if (!worse(heap[at]!, heap[parent]!)) break;
+        [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+        at = parent;
+      }
+    } else if (worse(heap[0]!, position)) {
+      heap[0] = position;
+      siftDown(0);
+    }
+  }
+  return heap.sort((a, b) => inOrder(candidates[a]!, candidates[b]!) || a - b).map((at) => candidates[at]!);
+}
 
 /** Ranked section-level matches for `query` over the index `getIndex` answers (built only when a term needs it). */
 export function searchIndex(
@@ -146,28 +245,25 @@ export function searchIndex(
 
   const index = getIndex();
   const n = Math.max(index.live, 1);
-  const hits = terms.map((term) => findTerm(term, index, n));
+  const reached: number[] = [];
+  const marked = new Uint8Array(index.units.length);
+  const hits = terms.map((term) => findTerm(term, index, n, reached, marked));
   const totalWeight = hits.reduce((sum, term) => sum + term.weight, 0);
-  const reached = new Set<number>();
-  for (const term of hits) {
-    for (const unit of term.sections.keys()) reached.add(unit);
-    for (const unit of term.titled) reached.add(unit);
-  }
 
   const candidates: Candidate[] = [];
   for (const position of reached) {
     let matchedWeight = 0;
     let score = 0;
     for (const term of hits) {
-      const hit = term.sections.get(position);
-      const inTitle = term.titled.has(position);
-      if (hit === undefined && !inTitle) continue;
+      const hit = term.sections[position]! - 1;
+      const inTitle = term.titled[position] === 1;
+      if (hit === -1 && !inTitle) continue;
       matchedWeight += term.weight;
       score +=
         term.weight *
-        ((hit !== undefined && (hit & 1) === 1 ? FIELD_WEIGHT.heading : 0) +
+        ((hit !== -1 && (hit & 1) === 1 ? FIELD_WEIGHT.heading : 0) +
           (inTitle ? FIELD_WEIGHT.title : 0) +
-          FIELD_WEIGHT.body * Math.min(Math.log2(1 + (hit === undefined ? 0 : Math.floor(hit / 2))), 3));
+          FIELD_WEIGHT.body * Math.min(Math.log2(1 + (hit === -1 ? 0 : Math.floor(hit / 2))), 3));
     }
     const coverage = totalWeight > 0 ? matchedWeight / totalWeight : 0;
     if (coverage < minCoverage || matchedWeight === 0) continue;
@@ -182,24 +278,10 @@ export function searchIndex(
     });
   }
 
-  candidates.sort(
-    (a, b) =>
-      b.coverage - a.coverage ||
-      b.score - a.score ||
-      compare(a.document.id, b.document.id) ||
-      compare(a.heading, b.heading),
-  );
-
-  const seen = new Set<string>();
-  const chosen: (Candidate & { readonly body: string })[] = [];
-  for (const candidate of candidates) {
-    const body = candidate.document.sections[candidate.at]!.body;
-    const key = body.replace(/\s+/g, ' ').trim();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    chosen.push({ ...candidate, body });
-    if (chosen.length >= limit) break;
-  }
+  // The best `limit` sections with distinct bodies, in ranking order. Sorting every candidate (80,000 of them
+  // for a common word on a 10,000-document corpus) cost more than the rest of the query: only the best few are
+  // put in order, then more only if duplicates used them up — the same sections a full sort would give.
+  const chosen = chooseDistinct(candidates, limit);
   if (chosen.length === 0) return empty;
 
   const first = chosen[0]!;
@@ -229,7 +311,7 @@ export function searchIndex(
     wholeDocument: false,
     matchedHeadings: [],
     matches: chosen.map((candidate) => {
-      const { text, truncated } = truncateBody(candidate.body, bodyLimit);
+      const { text, truncated } = truncateBody(bodyOf(candidate), bodyLimit);
       return {
         documentId: candidate.document.id,
         title: candidate.document.title,

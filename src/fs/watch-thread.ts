@@ -1,0 +1,220 @@
+/**
+ * chokidar on a thread of its own, so that its initial scan of the content tree runs on the second core while the
+ * main thread reads and builds the first catalog, and never queues in front of a host's first requests.
+ *
+ * `companion dev` starts the thread before it builds (`startWatchThread`) and hands `createWatcher` its `watch`:
+ * what `createWatcher` gets is an `FSWatcher` look-alike that replays the thread's events (`all`, `raw`, `error`,
+ * `ready`) — only paths and codes cross the threads; batching, reconcile and the fall-back to polling stay in
+ * watcher.ts, unchanged. Events the thread heard before `createWatcher` subscribed (a save during the build) are
+ * replayed to it, `ready` included. When the thread cannot start or dies, the look-alike starts chokidar on the main
+ * thread and relays it instead: watching never silently stops.
+ */
+import { EventEmitter } from 'node:events';
+import { realpathSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { ChokidarOptions, FSWatcher } from 'chokidar';
+import { watchContent } from './chokidar-config.js';
+
+/** What the thread posts. */
+export type ThreadMessage =
+  | { readonly type: 'all'; readonly event: string; readonly path: string }
+  | {
+      readonly type: 'raw';
+      readonly event: string;
+      readonly filename: string | undefined;
+      readonly watchedPath: string | undefined;
+    }
+  | { readonly type: 'error'; readonly message: string; readonly code?: string }
+  | { readonly type: 'watched'; readonly count: number }
+  | { readonly type: 'ready' };
+
+export interface WatchThread {
+  /**
+   * For `createWatcher`'s `watch` option. The first call for the thread's root adopts the running thread; any
+   * other call (a retry after polling, another root) starts a fresh one.
+   */
+  readonly watch: (root: string, options: ChokidarOptions) => FSWatcher;
+  /** Stops the thread if nothing adopted it (the command ended before it watched). */
+  close(): void;
+  /** Settles when the thread started at once has finished its scan (or stopped), adopted or not. */
+  readonly scanned: Promise<void>;
+}
+
+/** The worker's module, beside this one in both layouts (`dist/fs/` and the bundle's flat `dist/bundle/`). */
+const workerUrl = new URL('./watch-thread-worker.js', import.meta.url);
+
+/**
+ * Starts chokidar on a thread for the content root `root` now. Never throws: a root that cannot be resolved gets no
+ * thread, and `watch` then starts one (or, failing that, chokidar on the main thread) when asked.
+ */
+export function startWatchThread(root: string): WatchThread {
+  let real: string | undefined;
+  try {
+    real = realpathSync.native(root);
+  } catch {
+    real = undefined;
+  }
+  let early: ThreadWatcher | undefined = real === undefined ? undefined : new ThreadWatcher(real);
+  return {
+    watch(watchRoot) {
+      const adopted = early !== undefined && early.root === watchRoot ? early : undefined;
+      early?.dropUnadopted(adopted);
+      early = undefined;
+      const watcher = adopted ?? new ThreadWatcher(watchRoot);
+      watcher.adopt();
+      return watcher as unknown as FSWatcher;
+    },
+    close() {
+      early?.dropUnadopted(undefined);
+      early = undefined;
+    },
+    scanned: early?.scanned ?? Promise.resolve(),
+  };
+}
+
+/** The `FSWatcher` surface watcher.ts uses: `on`/`once` of `all`, `raw`, `error`, `ready`; `close`; `getWatched`. */
+class ThreadWatcher extends EventEmitter {
+  private worker: Worker | undefined;
+  private local: FSWatcher | undefined;
+  /** Messages heard before `adopt`, replayed then. */
+  private queue: ThreadMessage[] | undefined = [];
+  private watchedCount = 0;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private settleScan: () => void = () => {};
+  /** Settles on the thread's `ready`, or when this watcher closes. */
+  readonly scanned = new Promise<void>((resolve) => {
+    this.settleScan = resolve;
+  });
+
+  constructor(readonly root: string) {
+    super();
+    try {
+      const worker = new Worker(workerUrl, { workerData: { root } });
+      worker.on('message', (message: ThreadMessage) => this.receive(message));
+      worker.on('error', () => this.fallBack());
+      worker.on('exit', () => {
+        if (!this.closed) this.fallBack();
+      });
+      // A thread that only watches must not keep the process alive on its own.
+      worker.unref();
+      this.worker = worker;
+    } catch {
+      this.fallBack();
+    }
+  }
+
+  /** From now on every message is emitted; the ones heard so far are, on the next microtask (after subscribing). */
+  adopt(): void {
+    const queued = this.queue ?? [];
+    queueMicrotask(() => {
+      if (this.queue === undefined) return;
+      this.queue = undefined;
+      for (const message of queued) this.dispatch(message);
+    });
+  }
+
+  /** Closes this early thread unless it is `kept`. */
+  dropUnadopted(kept: ThreadWatcher | undefined): void {
+    if (kept !== this) void this.close();
+  }
+
+  /** Whether chokidar runs on its own thread (false after a fall-back to this one). */
+  onThread(): boolean {
+    return this.worker !== undefined;
+  }
+
+  getWatched(): Record<string, string[]> {
+    if (this.local) return this.local.getWatched();
+    // watcher.ts only counts the entries.
+    return { [this.root]: new Array<string>(this.watchedCount).fill('') };
+  }
+
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closed = true;
+    this.queue = undefined;
+    this.settleScan();
+    const worker = this.worker;
+    this.worker = undefined;
+    const local = this.local;
+    this.local = undefined;
+    this.closing = (async () => {
+      if (worker) {
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        worker.postMessage('close');
+        // Bounded: a thread that does not stop within a second is stopped.
+        const timer = setTimeout(() => void worker.terminate(), 1000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await local?.close();
+    })();
+    return this.closing;
+  }
+
+  private receive(message: ThreadMessage): void {
+    if (this.closed) return;
+    if (message.type === 'ready') this.settleScan();
+    if (this.queue !== undefined) this.queue.push(message);
+    else this.dispatch(message);
+  }
+
+  private dispatch(message: ThreadMessage): void {
+    switch (message.type) {
+      case 'all':
+        this.emit('all', message.event, message.path);
+        break;
+      case 'raw':
+        this.emit(
+          'raw',
+          message.event,
+          message.filename,
+          message.watchedPath === undefined ? {} : { watchedPath: message.watchedPath },
+        );
+        break;
+      case 'error':
+        this.emit(
+          'error',
+          Object.assign(new Error(message.message), message.code ? { code: message.code } : {}),
+        );
+        break;
+      case 'watched':
+        this.watchedCount = message.count;
+        break;
+      case 'ready':
+        this.emit('ready');
+        break;
+    }
+  }
+
+  /** The thread could not start or died: chokidar on this thread, relayed, from a fresh scan. */
+  private fallBack(): void {
+    if (this.closed || this.local) return;
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+    const local = watchContent(this.root);
+    this.local = local;
+    const relay = (message: ThreadMessage): void => this.receive(message);
+    local.on('all', (event: string, path: string) => relay({ type: 'all', event, path }));
+    local.on('raw', (event: string, filename: unknown, details: unknown) => {
+      const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      relay({
+        type: 'raw',
+        event,
+        filename: typeof filename === 'string' ? filename : undefined,
+        watchedPath: typeof watchedPath === 'string' ? watchedPath : undefined,
+      });
+    });
+    local.on('error', (error: unknown) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      relay({
+        type: 'error',
+        message: error instanceof Error ? error.message : String(error),
+        ...(typeof code === 'string' ? { code } : {}),
+      });
+    });
+    local.once('ready', () => relay({ type: 'ready' }));
+  }
+}

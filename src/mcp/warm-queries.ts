@@ -1,0 +1,95 @@
+/**
+ * Warming what the first question needs (issue 18.4): the search index the first `document_lookup` would build
+ * (2.8 s on a 10,000-document corpus) is built in the background instead, in slices of a millisecond or two with
+ * a turn of the event loop between them (`setImmediate`), so a save's notification, a request or a frame never
+ * waits more than one slice. Each published change is warmed too: a patch of a few documents, or (after a
+ * change too large to patch) a new build in slices. The work itself is pure and resumable
+ * (`CatalogQueries.warm`); this only decides when it runs and for how long. A lookup that comes first answers
+ * the same, finishing whatever is left.
+ */
+import { performance } from 'node:perf_hooks';
+import type { CatalogQueries } from '../core/queries.js';
+import type { CatalogSource } from '../core/types.js';
+
+/** How long one slice of warming aims to run before yielding. */
+export const DEFAULT_WARM_SLICE_MS = 1.5;
+/** Budget bounds, in `CatalogQueries.warm` units (about a character of text each, ~25 ns). */
+const MIN_BUDGET = 2_000;
+const MAX_BUDGET = 2_000_000;
+const FIRST_BUDGET = 20_000;
+
+export interface WarmReport {
+  /** The generation now warm. */
+  readonly generation: number;
+  /** From the first slice of this warming to the last. */
+  readonly elapsedMs: number;
+  /** Time spent in the slices themselves. */
+  readonly workMs: number;
+  readonly slices: number;
+}
+
+export interface WarmQueriesOptions {
+  /** @default DEFAULT_WARM_SLICE_MS */
+  readonly sliceMs?: number;
+  /** Called each time the newest generation is warm (once at first, then after each change warmed). */
+  readonly onWarm?: (report: WarmReport) => void;
+}
+
+/**
+ * Starts warming `queries` for `source`'s newest generation, now and after every change it publishes; answers
+ * the function that stops it (idempotent). The slice budget adapts to how long the last slice took.
+ */
+export function warmQueries(
+  source: CatalogSource,
+  queries: CatalogQueries,
+  options: WarmQueriesOptions = {},
+): () => void {
+  const sliceMs = options.sliceMs ?? DEFAULT_WARM_SLICE_MS;
+  let budget = FIRST_BUDGET;
+  let scheduled: NodeJS.Immediate | undefined;
+  let stopped = false;
+  let startedAt: number | undefined;
+  let workMs = 0;
+  let slices = 0;
+
+  const run = (): void => {
+    scheduled = undefined;
+    if (stopped) return;
+    const generation = source.current();
+    const began = performance.now();
+    startedAt ??= began;
+    const done = queries.warm(generation.catalog, budget);
+    const took = performance.now() - began;
+    workMs += took;
+    slices++;
+    // Scale the next slice by how long this one took (at most doubling: one slow slice may be a GC pause).
+    budget = Math.round(
+      Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, budget * Math.min(2, sliceMs / Math.max(took, 0.01)))),
+    );
+    if (!done) {
+      scheduled = setImmediate(run);
+      return;
+    }
+    options.onWarm?.({
+      generation: generation.number,
+      elapsedMs: performance.now() - startedAt,
+      workMs,
+      slices,
+    });
+    startedAt = undefined;
+    workMs = 0;
+    slices = 0;
+  };
+  const schedule = (): void => {
+    if (!stopped) scheduled ??= setImmediate(run);
+  };
+  const unsubscribe = source.subscribe(schedule);
+  schedule();
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    unsubscribe();
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The background warm-up of what the first `document_lookup` needs (issue 18.4), scheduled against a real
+ * catalog store: it runs in slices with turns of the event loop between them, says when the newest generation is
+ * warm (again after each change), stops when told, and what it warmed answers the lookup a fresh build answers.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCatalogQueries } from '../../src/core/queries.js';
+import { searchDocuments } from '../../src/core/search.js';
+import { createCatalogStore } from '../../src/fs/catalog-store.js';
+import { type WarmReport, warmQueries } from '../../src/mcp/warm-queries.js';
+import { copyFixture, type TempProject } from '../helpers/temp-project.js';
+
+let project: TempProject | undefined;
+afterEach(() => {
+  project?.cleanup();
+  project = undefined;
+});
+
+/** The fixture with `count` more documents, so that a warm-up takes many slices. */
+function largeProject(count: number): TempProject {
+  const created = copyFixture('valid');
+  for (let index = 0; index < count; index++) {
+    const sections = Array.from(
+      { length: 4 },
+      (_, at) =>
+        `## Part ${at} of guide ${index}\n\n${`word${index % 97} release token migrate `.repeat(40)}`,
+    ).join('\n\n');
+    created.write(
+      `knowledge/documents/any/guides/extra-${index}.md`,
+      `---\ntitle: Extra guide ${index}\ndescription: Extra guide number ${index}.\n---\n\n# Extra guide ${index}\n\n${sections}\n`,
+    );
+  }
+  return created;
+}
+
+describe('warming the catalog queries in the background', () => {
+  it('warms in many slices, yielding between them, then after each change, and stops when told', async () => {
+    project = largeProject(150);
+    const store = createCatalogStore({ root: project.root });
+    const queries = createCatalogQueries();
+    const reports: WarmReport[] = [];
+    let turns = 0;
+    let calls = 0;
+    const counted = {
+      ...queries,
+      warm: (catalog: Parameters<typeof queries.warm>[0], budget: number) => {
+        calls++;
+        return queries.warm(catalog, budget);
+      },
+    };
+    // Another task on the loop: it runs between the slices, so it turns while the warm-up is under way.
+    let spinning: NodeJS.Immediate | undefined;
+    const spin = (): void => {
+      turns++;
+      spinning = setImmediate(spin);
+    };
+    spin();
+    let warmed!: () => void;
+    const first = new Promise<void>((resolve) => {
+      warmed = resolve;
+    });
+    const stop = warmQueries(store, counted, {
+      sliceMs: 0.05,
+      onWarm: (report) => {
+        reports.push(report);
+        warmed();
+      },
+    });
+    try {
+      await first;
+      expect(reports).toHaveLength(1);
+      expect(reports[0]!.generation).toBe(store.current().number);
+      expect(reports[0]!.slices).toBeGreaterThan(3);
+      expect(calls).toBe(reports[0]!.slices);
+      expect(turns).toBeGreaterThan(reports[0]!.slices / 2);
+      // Nothing left: a lookup now answers what a fresh build answers.
+      const { documents } = store.current().catalog;
+      expect(queries.warm(store.current().catalog, 1)).toBe(true);
+      expect(queries.searchDocuments(documents, 'word5 release')).toEqual(
+        searchDocuments(documents, 'word5 release'),
+      );
+
+      // A save: the new generation is warmed too (a patch), in its own report.
+      project.write(
+        'knowledge/documents/any/guides/extra-3.md',
+        '---\ntitle: Changed\ndescription: Changed.\n---\n\n# Changed\n\nbrand new words\n',
+      );
+      const second = new Promise<void>((resolve) => {
+        warmed = resolve;
+      });
+      store.applyChanges(['knowledge/documents/any/guides/extra-3.md']);
+      await second;
+      expect(reports.map((report) => report.generation)).toEqual([1, 2]);
+      const changed = store.current().catalog.documents;
+      expect(queries.searchDocuments(changed, 'brand new')).toEqual(searchDocuments(changed, 'brand new'));
+    } finally {
+      stop();
+      if (spinning) clearImmediate(spinning);
+    }
+    // Stopped: a change is no longer warmed.
+    const before = calls;
+    project.write(
+      'knowledge/documents/any/guides/extra-4.md',
+      '---\ntitle: Again\ndescription: Again.\n---\n\nagain\n',
+    );
+    store.applyChanges(['knowledge/documents/any/guides/extra-4.md']);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(before);
+    stop();
+  });
+});
