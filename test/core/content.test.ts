@@ -1,0 +1,75 @@
+/**
+ * One representation per file (#18.3): a file's text is a view of its bytes, decoded when asked; what a build
+ * keeps of a document are offsets into that text, and its entry and served content read the text back exactly.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../src/core/catalog.js';
+import { decodeUtf8, detachText, encodeUtf8, FileText, readFileText } from '../../src/core/content.js';
+import { createMemo } from '../../src/core/memo.js';
+import { buildSnapshot, readFixture } from '../helpers/snapshot.js';
+
+const encoder = new TextEncoder();
+
+describe('FileText', () => {
+  it('reads, decodes and judges the same text, a BOM kept', () => {
+    const bytes = encoder.encode('\uFEFF# Title\n\nBody — ünïcode\n');
+    const text = new FileText(bytes);
+    expect(text.isUtf8()).toBe(true);
+    expect(text.decode()).toBe('\uFEFF# Title\n\nBody — ünïcode\n');
+    expect(text.read()).toBe(text.decode());
+  });
+
+  it('answers undefined for bytes that are not UTF-8, every time', () => {
+    const text = new FileText(new Uint8Array([0x23, 0x20, 0xff, 0xfe]));
+    expect(text.isUtf8()).toBe(false);
+    expect(text.read()).toBeUndefined();
+    expect(text.decode()).toBeUndefined();
+  });
+
+  it('is one object per bytes in a memo, and what encodeUtf8 made reads back as its text', () => {
+    const memo = createMemo();
+    const bytes = encodeUtf8('made by a fix', memo);
+    expect(readFileText(bytes, memo)).toBe(readFileText(bytes, memo));
+    expect(decodeUtf8(bytes, memo)).toBe('made by a fix');
+    expect(decodeUtf8(encoder.encode('no memo'))).toBe('no memo');
+  });
+
+  it('detaches a slice into an equal string', () => {
+    const whole = `${'a'.repeat(100)}the part that is kept${'b'.repeat(100)}`;
+    const part = whole.slice(100, 121);
+    expect(detachText(part)).toBe('the part that is kept');
+    expect(detachText('short')).toBe('short');
+  });
+});
+
+describe('a document entry read from its bytes', () => {
+  const files = {
+    ...readFixture('valid'),
+    'knowledge/documents/any/ranges.md':
+      '---\ndescription: Sections read back from ranges.\n---\n# Ranges\n\nLead text.\n\n## First\n\n  one\n\n## Second\n\n# Stray title\n\ntwo\n\n## Third\r\n\r\nthree\r\n',
+  };
+  const { catalog } = buildCatalog(buildSnapshot(files));
+  const entry = catalog.documents.find((d) => d.id === 'any/ranges')!;
+
+  it('answers the body after the front matter and every section, as plain data do', () => {
+    expect(entry.body).toBe(
+      '# Ranges\n\nLead text.\n\n## First\n\n  one\n\n## Second\n\n# Stray title\n\ntwo\n\n## Third\r\n\r\nthree\r\n',
+    );
+    expect(entry.sections).toEqual([
+      { heading: '', body: 'Lead text.', line: 4 },
+      { heading: 'First', body: 'one', line: 8 },
+      { heading: 'Second', body: 'two', line: 12 },
+      { heading: 'Third', body: 'three', line: 18 },
+    ]);
+    // Own enumerable values: a spread, JSON and a comparison see them.
+    const plain = JSON.parse(JSON.stringify(entry));
+    expect(plain.body).toBe(entry.body);
+    expect({ ...entry }.sections).toEqual(entry.sections);
+  });
+
+  it('serves the same text its bytes decode to', () => {
+    const content = catalog.contents.get(entry.uri)!;
+    expect(content.text).toBe(new TextDecoder().decode(content.bytes));
+    expect(Object.keys(content)).toContain('text');
+  });
+});
