@@ -12,6 +12,7 @@
  * commas; `--` ends them and starts a free-text reason. A directive naming no known code is CMP691; one that
  * suppresses nothing is CMP692. Neither can be suppressed.
  */
+import { Buffer } from 'node:buffer';
 import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { readLines } from '../markdown.js';
@@ -68,16 +69,9 @@ export function readDirectivesOf(
   return found;
 }
 
-/** Whether `bytes` contain the ASCII string `needle`. */
+/** Whether `bytes` contain the ASCII string `needle` (a native search over a view, not a copy). */
 function includesAscii(bytes: Uint8Array, needle: string): boolean {
-  const first = needle.charCodeAt(0);
-  const last = bytes.length - needle.length;
-  for (let at = bytes.indexOf(first); at !== -1 && at <= last; at = bytes.indexOf(first, at + 1)) {
-    let i = 1;
-    while (i < needle.length && bytes[at + i] === needle.charCodeAt(i)) i++;
-    if (i === needle.length) return true;
-  }
-  return false;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(needle, 0, 'latin1');
 }
 
 /** The directives written in `text`, a file at `path` (Markdown when it ends in `.md`). */
