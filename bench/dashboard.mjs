@@ -14,7 +14,10 @@
  *
  * Every edited file is restored to its original bytes afterwards.
  *
- *   node bench/dashboard.mjs <S|M|L> [--edits N] [--saves N]
+ *   node bench/dashboard.mjs <S|M|L> [--edits N] [--saves N] [--dashboard-node-args "--flag …"]
+ *
+ * `--dashboard-node-args` starts only the dashboard daemon with those Node flags (e.g. a V8 heap flag), to
+ * measure a flag against plain-log mode without it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +28,14 @@ import { assertBuilt, createRandom, log, nowMs, percentile, sleep } from './lib.
 const SIDES = ['plain', 'dashboard'];
 const ERAS = ['legacy', 'modern'];
 
-export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols = 120, rows = 40 } = {}) {
+export async function runDashboard({
+  size = 'S',
+  edits = 40,
+  saves = 1000,
+  cols = 120,
+  rows = 40,
+  dashboardNodeArgs = [],
+} = {}) {
   assertBuilt();
   const corpora = {
     plain: ensureCorpus(size, { log }),
@@ -35,7 +45,10 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
   const hosts = { plain: {}, dashboard: {} };
   try {
     daemons.plain = await startDevProcess(corpora.plain.root);
-    daemons.dashboard = await startDevProcess(corpora.dashboard.root, { tty: { cols, rows } });
+    daemons.dashboard = await startDevProcess(corpora.dashboard.root, {
+      tty: { cols, rows },
+      nodeArgs: dashboardNodeArgs,
+    });
     log(
       `dashboard ${size}: plain ready in ${daemons.plain.readyMs.toFixed(0)} ms, dashboard in ${daemons.dashboard.readyMs.toFixed(0)} ms`,
     );
@@ -104,7 +117,7 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
         const values = samples[side].map((s) => s[era]);
         return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95) };
       };
-      const result = { size, cols, rows, edits, saves, savesMs, rssAfterLoad, memory };
+      const result = { size, cols, rows, edits, saves, dashboardNodeArgs, savesMs, rssAfterLoad, memory };
       for (const side of SIDES) {
         result[side] = Object.fromEntries(ERAS.map((era) => [era, summary(side, era)]));
       }
@@ -166,6 +179,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     size,
     edits: Number(option('--edits', '40')),
     saves: Number(option('--saves', '1000')),
+    dashboardNodeArgs: option('--dashboard-node-args', '').split(' ').filter(Boolean),
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   process.exit(0);
