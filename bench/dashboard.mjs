@@ -17,10 +17,14 @@
  *   node bench/dashboard.mjs <S|M|L> [--edits N] [--saves N] [--dashboard-node-args "--flag …"]
  *
  * `--dashboard-node-args` starts only the dashboard daemon with those Node flags (e.g. a V8 heap flag), to
- * measure a flag against plain-log mode without it.
+ * measure a flag against plain-log mode without it. `--gc-counts` counts each daemon's scavenges and
+ * mark-compacts over the saves (`bench/lab/gc-count.cjs`): how much garbage each side makes, which RSS, moved by
+ * when V8 happens to collect, shows only through tens of MB of noise from run to run.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connectSubscribed, startDevProcess } from './edit-latency.mjs';
 import { corpusDir, ensureCorpus } from './generate-corpus.mjs';
 import { assertBuilt, createRandom, log, nowMs, percentile, sleep } from './lib.mjs';
@@ -35,6 +39,7 @@ export async function runDashboard({
   cols = 120,
   rows = 40,
   dashboardNodeArgs = [],
+  gcCounts = false,
 } = {}) {
   assertBuilt();
   const corpora = {
@@ -43,11 +48,33 @@ export async function runDashboard({
   };
   const daemons = {};
   const hosts = { plain: {}, dashboard: {} };
+  const gcDir = gcCounts ? mkdtempSync(join(tmpdir(), 'companion-gc-')) : undefined;
+  const gcFile = (side) => join(gcDir, `${side}.json`);
+  const gcArgs = gcCounts ? ['--require', fileURLToPath(new URL('./lab/gc-count.cjs', import.meta.url))] : [];
+  const gcEnv = (side) => (gcCounts ? { COMPANION_GC_COUNT_FILE: gcFile(side) } : {});
+  /** Each side's GC counts so far, once its daemon wrote them. */
+  const readGc = async () => {
+    if (!gcCounts) return undefined;
+    for (const side of SIDES) rmSync(gcFile(side), { force: true });
+    for (const side of SIDES) process.kill(daemons[side].pid, 'SIGUSR2');
+    const counts = {};
+    for (const side of SIDES) {
+      for (let tries = 0; counts[side] === undefined && tries < 100; tries++) {
+        try {
+          counts[side] = JSON.parse(readFileSync(gcFile(side), 'utf8'));
+        } catch {
+          await sleep(20);
+        }
+      }
+    }
+    return counts;
+  };
   try {
-    daemons.plain = await startDevProcess(corpora.plain.root);
+    daemons.plain = await startDevProcess(corpora.plain.root, { nodeArgs: gcArgs, env: gcEnv('plain') });
     daemons.dashboard = await startDevProcess(corpora.dashboard.root, {
       tty: { cols, rows },
-      nodeArgs: dashboardNodeArgs,
+      nodeArgs: [...gcArgs, ...dashboardNodeArgs],
+      env: gcEnv('dashboard'),
     });
     log(
       `dashboard ${size}: plain ready in ${daemons.plain.readyMs.toFixed(0)} ms, dashboard in ${daemons.dashboard.readyMs.toFixed(0)} ms`,
@@ -104,6 +131,7 @@ export async function runDashboard({
         for (const side of SIDES) memory[side].push({ saves: done, rssMb: daemons[side].rssMb() });
       };
       sample(0);
+      const gcBefore = await readGc();
       const savesStarted = nowMs();
       for (let done = 1; done <= saves; done++) {
         for (const side of SIDES) await save(side, targets(side)[done % 2], `Save ${done}`);
@@ -112,6 +140,7 @@ export async function runDashboard({
         if (done % 100 === 0) sample(done);
       }
       const savesMs = nowMs() - savesStarted;
+      const gcAfter = await readGc();
 
       const summary = (side, era) => {
         const values = samples[side].map((s) => s[era]);
@@ -126,6 +155,20 @@ export async function runDashboard({
       );
       result.memorySummary = summarizeMemory(memory, saves);
       result.ttyBytes = daemons.dashboard.ttyBytes();
+      if (gcCounts) {
+        // Over the saves only: what each side's GCs were while both got the same saves.
+        result.gc = Object.fromEntries(
+          SIDES.map((side) => [
+            side,
+            Object.fromEntries(
+              Object.entries(gcAfter[side]).map(([kind, n]) => [
+                kind,
+                kind === 'heapMb' ? n : n - (gcBefore[side]?.[kind] ?? 0),
+              ]),
+            ),
+          ]),
+        );
+      }
       return result;
     } finally {
       for (const [path, bytes] of originals) writeFileSync(path, bytes);
@@ -134,6 +177,7 @@ export async function runDashboard({
   } finally {
     for (const side of SIDES) for (const era of ERAS) await hosts[side][era]?.close().catch(() => {});
     for (const side of SIDES) await daemons[side]?.stop();
+    if (gcDir !== undefined) rmSync(gcDir, { recursive: true, force: true });
   }
 }
 
@@ -180,6 +224,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     edits: Number(option('--edits', '40')),
     saves: Number(option('--saves', '1000')),
     dashboardNodeArgs: option('--dashboard-node-args', '').split(' ').filter(Boolean),
+    gcCounts: args.includes('--gc-counts'),
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   process.exit(0);
