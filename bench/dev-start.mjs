@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { startDevProcess } from './edit-latency.mjs';
 import { ensureCorpus } from './generate-corpus.mjs';
-import { assertBuilt, log, median, nowMs, sleep } from './lib.mjs';
+import { assertBuilt, log, median, nowMs, readArgs, sleep } from './lib.mjs';
 import { connect, listSkillsAll } from './protocol.mjs';
 
 const CLOCK_TICKS = 100;
@@ -152,12 +152,8 @@ export async function runDevStart({
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const size = args.find((a) => !a.startsWith('--')) ?? 'L';
-  const option = (name, fallback) => {
-    const at = args.indexOf(name);
-    return at >= 0 ? Number(args[at + 1]) : fallback;
-  };
+  const { positional, option } = readArgs();
+  const size = positional[0] ?? 'L';
   const result = await runDevStart({
     size,
     runs: option('--runs', 1),

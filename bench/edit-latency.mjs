@@ -30,6 +30,7 @@ import {
   median,
   nowMs,
   percentile,
+  readArgs,
   sleep,
 } from './lib.mjs';
 
@@ -431,17 +432,13 @@ export async function runEditLatency({ size, mode = 'cli', edits = 50, budgetMs 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const size = args.find((a) => !a.startsWith('--')) ?? 'S';
-  const option = (name, fallback) => {
-    const at = args.indexOf(name);
-    return at >= 0 ? args[at + 1] : fallback;
-  };
+  const { positional, option } = readArgs();
+  const size = positional[0] ?? 'S';
   const row = await runEditLatency({
     size,
     mode: option('--mode', 'cli'),
-    edits: Number(option('--edits', '50')),
-    budgetMs: Number(option('--budget-ms', '240000')),
+    edits: option('--edits', 50),
+    budgetMs: option('--budget-ms', 240_000),
   });
   process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
 }

@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectSubscribed, startDevProcess } from './edit-latency.mjs';
 import { ensureCorpus } from './generate-corpus.mjs';
-import { assertBuilt, createRandom, log, median, nowMs, percentile, sleep } from './lib.mjs';
+import { assertBuilt, createRandom, log, median, nowMs, percentile, readArgs, sleep } from './lib.mjs';
 import { connect, listResourcesAll, listSkillsAll, measureProtocol, timed } from './protocol.mjs';
 
 const ERAS = ['legacy', 'modern'];
@@ -174,12 +174,7 @@ function formatTable(rows) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const option = (name, fallback) => {
-    const at = args.indexOf(name);
-    return at >= 0 ? Number(args[at + 1]) : fallback;
-  };
-  const sizes = args.filter((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--'));
+  const { positional: sizes, option } = readArgs();
   const rows = [];
   for (const size of sizes.length > 0 ? sizes : ['S']) {
     rows.push(

@@ -209,6 +209,20 @@ export function markdownTable(header, rows) {
 }
 
 /** One line per progress step, to stderr, so stdout stays the table. */
+/**
+ * A bench script's command line: the sizes (or other words) it was given, and `option('--name', fallback)` —
+ * the value after `--name`, a number when the fallback is one, else the fallback.
+ */
+export function readArgs(argv = process.argv.slice(2)) {
+  const positional = argv.filter((arg, i) => !arg.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+  const option = (name, fallback) => {
+    const at = argv.indexOf(name);
+    if (at < 0 || argv[at + 1] === undefined) return fallback;
+    return typeof fallback === 'number' ? Number(argv[at + 1]) : argv[at + 1];
+  };
+  return { positional, option };
+}
+
 export function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
 }

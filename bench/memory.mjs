@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureCorpus } from './generate-corpus.mjs';
-import { assertBuilt, distDir, log, nowMs } from './lib.mjs';
+import { assertBuilt, distDir, log, nowMs, readArgs } from './lib.mjs';
 
 const importDist = (path) => import(pathToFileURL(join(distDir, path)).href);
 
@@ -108,12 +108,8 @@ export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000 }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const size = args.find((a) => !a.startsWith('--')) ?? 'L';
-  const option = (name, fallback) => {
-    const at = args.indexOf(name);
-    return at >= 0 ? Number(args[at + 1]) : fallback;
-  };
+  const { positional, option } = readArgs();
+  const size = positional[0] ?? 'L';
   const row = await runMemory({
     size,
     edits: option('--edits', 1000),

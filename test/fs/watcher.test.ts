@@ -500,6 +500,23 @@ describe('createWatcher: batch timing (fake clock)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
   }
 
+  /** A watcher over a store whose every reconcile walk takes `walkMs` on the watcher's clock; counts the walks. */
+  async function startWalking(walkMs: number): Promise<{ readonly count: number }> {
+    startFakeClock();
+    const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
+    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    const walks = { count: 0 };
+    const store = {
+      ...inner,
+      reconcile: () => {
+        walks.count++;
+        return inner.reconcile();
+      },
+    };
+    await openFake(project, store, { now: () => Date.now() + walks.count * walkMs });
+    return walks;
+  }
+
   async function startFake(files: Record<string, string>) {
     startFakeClock();
     const project = createTempProject(files);
@@ -517,49 +534,29 @@ describe('createWatcher: batch timing (fake clock)', () => {
   }
 
   it('spaces the periodic reconcile by how long a walk takes (50 × the walk, at least every 5 s), the first after ready too', async () => {
-    startFakeClock();
-    const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
-    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
     // Each walk of this "large tree" takes 400 ms on the watcher's clock.
-    let walked = 0;
-    const store = {
-      ...inner,
-      reconcile: () => {
-        walked++;
-        return inner.reconcile();
-      },
-    };
-    await openFake(project, store, { now: () => Date.now() + walked * 400 });
+    const walks = await startWalking(400);
+    const walked = () => walks.count;
     // The walk at ready took 400 ms: the first periodic one comes 20 s later, not after the 5 s minimum.
-    expect(walked).toBe(1);
+    expect(walked()).toBe(1);
     vi.advanceTimersByTime(19_999);
-    expect(walked).toBe(1);
+    expect(walked()).toBe(1);
     vi.advanceTimersByTime(1);
-    expect(walked).toBe(2);
+    expect(walked()).toBe(2);
     vi.advanceTimersByTime(19_999);
-    expect(walked).toBe(2);
+    expect(walked()).toBe(2);
     vi.advanceTimersByTime(1);
-    expect(walked).toBe(3);
+    expect(walked()).toBe(3);
   });
 
   it('reconciles every 5 s when a walk is quick', async () => {
-    startFakeClock();
-    const project = createTempProject({ 'skills/a/SKILL.md': 'v0' });
-    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
-    let walked = 0;
-    const store = {
-      ...inner,
-      reconcile: () => {
-        walked++;
-        return inner.reconcile();
-      },
-    };
-    await openFake(project, store, { now: () => Date.now() + walked * 10 });
-    expect(walked).toBe(1);
+    const walks = await startWalking(10);
+    const walked = () => walks.count;
+    expect(walked()).toBe(1);
     vi.advanceTimersByTime(4_999);
-    expect(walked).toBe(1);
+    expect(walked()).toBe(1);
     vi.advanceTimersByTime(1);
-    expect(walked).toBe(2);
+    expect(walked()).toBe(2);
   });
 
   it('closes a batch after 4 quiet ms by default, counted from the last event', async () => {
