@@ -15,6 +15,7 @@ import { isSameNode, type Row, Rows } from '../../src/ui/components/Rows.js';
 import { ColorContext, Tint } from '../../src/ui/components/Tint.js';
 import type { TimelineEntry } from '../../src/ui/dev-state.js';
 import { buildTimelineRows } from '../../src/ui/views/TimelineView.js';
+import { makeTimelineEntry } from './view-states.js';
 
 const instances: { unmount(): void }[] = [];
 afterEach(() => {
@@ -110,19 +111,8 @@ describe('isSameNode', () => {
 });
 
 describe('timeline row keys', () => {
-  const entry = (generation: number | undefined, at: number): TimelineEntry => ({
-    ...(generation === undefined ? {} : { generation }),
-    at,
-    files: [{ kind: 'saved', path: 'knowledge/a.md' }],
-    listChanged: false,
-    promptsListChanged: false,
-    updated: 0,
-    hosts: 0,
-    sent: [],
-    added: 0,
-    fixed: 0,
-    held: 0,
-  });
+  const entry = (generation: number | undefined, at: number): TimelineEntry =>
+    makeTimelineEntry({ ...(generation === undefined ? {} : { generation }), at });
   const keysOf = (timeline: TimelineEntry[]): string[] => buildTimelineRows(timeline).map((row) => row.key);
 
   it('follow their entry as newer entries arrive, and stay unique for two alike', () => {
