@@ -33,9 +33,9 @@ export const Rows = memo(function Rows({ lines, rows, width, unit }: RowsProps) 
 });
 
 /**
- * One row, drawn again only when what it shows changed: views build their rows afresh on every frame, and
- * comparing two small element trees costs less than React and Ink rendering, measuring and styling every row
- * of the screen anew (a save changes two or three of forty).
+ * One row, rendered again only when what it shows changed: views build their rows afresh on every frame, and
+ * comparing two small element trees costs less than React rendering every row of the screen anew (a save
+ * changes two or three rows of forty). Ink still lays out and writes every row each frame; that is its own.
  */
 const RowLine = memo(
   function RowLine({ node }: { readonly node: ReactNode }) {

@@ -14,7 +14,7 @@ export function buildTimelineRows(timeline: readonly TimelineEntry[], wide = fal
   if (timeline.length === 0) return [{ key: 'empty', node: <Tint dim>save a file to see it here</Tint> }];
   const files = wide ? 4 : 2;
   // A row's key follows its entry, not its place: a new save moves every row down one, and a key that moved
-  // with the place would redraw them all. Two entries alike in generation and time (two identical saves in one
+  // with the place would remount them all. Two entries alike in generation and time (two identical saves in one
   // millisecond) are told apart by how many alike are older, which does not change as newer ones arrive.
   const alike = new Map<string, number>();
   const keys: string[] = [];
