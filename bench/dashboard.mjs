@@ -14,10 +14,17 @@
  *
  * Every edited file is restored to its original bytes afterwards.
  *
- *   node bench/dashboard.mjs <S|M|L> [--edits N] [--saves N]
+ *   node bench/dashboard.mjs <S|M|L> [--edits N] [--saves N] [--dashboard-node-args "--flag …"]
+ *
+ * `--dashboard-node-args` starts only the dashboard daemon with those Node flags (e.g. a V8 heap flag), to
+ * measure a flag against plain-log mode without it. `--gc-counts` counts each daemon's scavenges and
+ * mark-compacts over the saves (`bench/lab/gc-count.cjs`): how much garbage each side makes, which RSS, moved by
+ * when V8 happens to collect, shows only through tens of MB of noise from run to run.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connectSubscribed, startDevProcess } from './edit-latency.mjs';
 import { corpusDir, ensureCorpus } from './generate-corpus.mjs';
 import { assertBuilt, createRandom, log, nowMs, percentile, sleep } from './lib.mjs';
@@ -25,7 +32,15 @@ import { assertBuilt, createRandom, log, nowMs, percentile, sleep } from './lib.
 const SIDES = ['plain', 'dashboard'];
 const ERAS = ['legacy', 'modern'];
 
-export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols = 120, rows = 40 } = {}) {
+export async function runDashboard({
+  size = 'S',
+  edits = 40,
+  saves = 1000,
+  cols = 120,
+  rows = 40,
+  dashboardNodeArgs = [],
+  gcCounts = false,
+} = {}) {
   assertBuilt();
   const corpora = {
     plain: ensureCorpus(size, { log }),
@@ -33,9 +48,34 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
   };
   const daemons = {};
   const hosts = { plain: {}, dashboard: {} };
+  const gcDir = gcCounts ? mkdtempSync(join(tmpdir(), 'companion-gc-')) : undefined;
+  const gcFile = (side) => join(gcDir, `${side}.json`);
+  const gcArgs = gcCounts ? ['--require', fileURLToPath(new URL('./lab/gc-count.cjs', import.meta.url))] : [];
+  const gcEnv = (side) => (gcCounts ? { COMPANION_GC_COUNT_FILE: gcFile(side) } : {});
+  /** Each side's GC counts so far, once its daemon wrote them. */
+  const readGc = async () => {
+    if (!gcCounts) return undefined;
+    for (const side of SIDES) rmSync(gcFile(side), { force: true });
+    for (const side of SIDES) process.kill(daemons[side].pid, 'SIGUSR2');
+    const counts = {};
+    for (const side of SIDES) {
+      for (let tries = 0; counts[side] === undefined && tries < 100; tries++) {
+        try {
+          counts[side] = JSON.parse(readFileSync(gcFile(side), 'utf8'));
+        } catch {
+          await sleep(20);
+        }
+      }
+    }
+    return counts;
+  };
   try {
-    daemons.plain = await startDevProcess(corpora.plain.root);
-    daemons.dashboard = await startDevProcess(corpora.dashboard.root, { tty: { cols, rows } });
+    daemons.plain = await startDevProcess(corpora.plain.root, { nodeArgs: gcArgs, env: gcEnv('plain') });
+    daemons.dashboard = await startDevProcess(corpora.dashboard.root, {
+      tty: { cols, rows },
+      nodeArgs: [...gcArgs, ...dashboardNodeArgs],
+      env: gcEnv('dashboard'),
+    });
     log(
       `dashboard ${size}: plain ready in ${daemons.plain.readyMs.toFixed(0)} ms, dashboard in ${daemons.dashboard.readyMs.toFixed(0)} ms`,
     );
@@ -91,6 +131,7 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
         for (const side of SIDES) memory[side].push({ saves: done, rssMb: daemons[side].rssMb() });
       };
       sample(0);
+      const gcBefore = await readGc();
       const savesStarted = nowMs();
       for (let done = 1; done <= saves; done++) {
         for (const side of SIDES) await save(side, targets(side)[done % 2], `Save ${done}`);
@@ -99,12 +140,13 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
         if (done % 100 === 0) sample(done);
       }
       const savesMs = nowMs() - savesStarted;
+      const gcAfter = await readGc();
 
       const summary = (side, era) => {
         const values = samples[side].map((s) => s[era]);
         return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95) };
       };
-      const result = { size, cols, rows, edits, saves, savesMs, rssAfterLoad, memory };
+      const result = { size, cols, rows, edits, saves, dashboardNodeArgs, savesMs, rssAfterLoad, memory };
       for (const side of SIDES) {
         result[side] = Object.fromEntries(ERAS.map((era) => [era, summary(side, era)]));
       }
@@ -113,6 +155,20 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
       );
       result.memorySummary = summarizeMemory(memory, saves);
       result.ttyBytes = daemons.dashboard.ttyBytes();
+      if (gcCounts) {
+        // Over the saves only: what each side's GCs were while both got the same saves.
+        result.gc = Object.fromEntries(
+          SIDES.map((side) => [
+            side,
+            Object.fromEntries(
+              Object.entries(gcAfter[side]).map(([kind, n]) => [
+                kind,
+                kind === 'heapMb' ? n : n - (gcBefore[side]?.[kind] ?? 0),
+              ]),
+            ),
+          ]),
+        );
+      }
       return result;
     } finally {
       for (const [path, bytes] of originals) writeFileSync(path, bytes);
@@ -121,6 +177,7 @@ export async function runDashboard({ size = 'S', edits = 40, saves = 1000, cols 
   } finally {
     for (const side of SIDES) for (const era of ERAS) await hosts[side][era]?.close().catch(() => {});
     for (const side of SIDES) await daemons[side]?.stop();
+    if (gcDir !== undefined) rmSync(gcDir, { recursive: true, force: true });
   }
 }
 
@@ -166,6 +223,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     size,
     edits: Number(option('--edits', '40')),
     saves: Number(option('--saves', '1000')),
+    dashboardNodeArgs: option('--dashboard-node-args', '').split(' ').filter(Boolean),
+    gcCounts: args.includes('--gc-counts'),
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   process.exit(0);

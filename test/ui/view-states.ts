@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import type { Catalog, CatalogChange, Generation, TopicEntry } from '../../src/core/types.js';
 import type { SessionInfo } from '../../src/mcp/session-registry.js';
-import { createInitialState, type DevState } from '../../src/ui/dev-state.js';
+import { createInitialState, type DevState, type TimelineEntry } from '../../src/ui/dev-state.js';
 
 /** A fixed clock: 2026-11-01 12:00:00 UTC. */
 export const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -123,4 +123,21 @@ export function makeState(
     generation,
     sessions,
   });
+}
+
+/** One timeline entry: a save of `knowledge/a.md` that sent nothing, at `T0` unless told. */
+export function makeTimelineEntry(fields: Partial<TimelineEntry> = {}): TimelineEntry {
+  return {
+    at: T0,
+    files: [{ kind: 'saved', path: 'knowledge/a.md' }],
+    listChanged: false,
+    promptsListChanged: false,
+    updated: 0,
+    hosts: 0,
+    sent: [],
+    added: 0,
+    fixed: 0,
+    held: 0,
+    ...fields,
+  };
 }

@@ -5,6 +5,7 @@
  * more of each row.
  */
 import { Box } from 'ink';
+import { useMemo } from 'react';
 import type { DevState } from '../dev-state.js';
 import { CoverageView } from '../views/CoverageView.js';
 import { HelpView } from '../views/HelpView.js';
@@ -55,11 +56,11 @@ export function Dashboard({
   height,
 }: DashboardProps) {
   const rows = Math.max(1, height - CHROME_ROWS);
-  const counts = {
-    problems: listFindings(state.diagnostics).length,
-    hosts: state.hosts.length,
-    uncovered: state.coverage.uncovered.length,
-  };
+  const problems = listFindings(state.diagnostics).length;
+  const hosts = state.hosts.length;
+  const uncovered = state.coverage.uncovered.length;
+  // The same object while the counts stay, so the memoized header is not drawn again on every save.
+  const counts = useMemo(() => ({ problems, hosts, uncovered }), [problems, hosts, uncovered]);
   return (
     <Box flexDirection="column" width={width}>
       <Header

@@ -4,7 +4,7 @@
  * (`wrapText`), so every view knows its height and a wider terminal shows more of each row, never less.
  */
 import { Box, Text } from 'ink';
-import { memo, type ReactNode } from 'react';
+import { isValidElement, memo, type ReactNode } from 'react';
 import { Tint } from './Tint.js';
 
 /** One row. `key` is unique within its view. */
@@ -26,13 +26,47 @@ export const Rows = memo(function Rows({ lines, rows, width, unit }: RowsProps) 
   return (
     <Box flexDirection="column" width={width} height={rows} overflow="hidden">
       {visible.map((line) => (
-        <Text key={line.key} wrap="truncate-end">
-          {line.node}
-        </Text>
+        <RowLine key={line.key} node={line.node} />
       ))}
     </Box>
   );
 });
+
+/**
+ * One row, rendered again only when what it shows changed: views build their rows afresh on every frame, and
+ * comparing two small element trees costs less than React rendering every row of the screen anew (a save
+ * changes two or three rows of forty). Ink still lays out and writes every row each frame; that is its own.
+ */
+const RowLine = memo(
+  function RowLine({ node }: { readonly node: ReactNode }) {
+    return <Text wrap="truncate-end">{node}</Text>;
+  },
+  (before, after) => isSameNode(before.node, after.node),
+);
+
+/**
+ * Whether two nodes draw the same: equal primitives, or elements of the same type and key whose props are the
+ * same node by node. Anything else (a function, an object that is not an element) only by identity, so a false
+ * answer can cost a redraw but a true one never hides a change. Context still reaches a skipped row.
+ */
+export function isSameNode(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!isSameNode(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isValidElement(a) || !isValidElement(b)) return false;
+  if (a.type !== b.type || a.key !== b.key) return false;
+  const propsA = a.props as Record<string, unknown>;
+  const propsB = b.props as Record<string, unknown>;
+  const keys = Object.keys(propsA);
+  if (keys.length !== Object.keys(propsB).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(propsB, key) || !isSameNode(propsA[key], propsB[key])) return false;
+  }
+  return true;
+}
 
 /** The first `rows` rows; when some do not fit, the last visible row becomes `… N more`. */
 export function clipRows(

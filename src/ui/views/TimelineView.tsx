@@ -13,8 +13,20 @@ import { formatClock, formatFileChanges, formatMs, formatSentTo } from '../forma
 export function buildTimelineRows(timeline: readonly TimelineEntry[], wide = false): Row[] {
   if (timeline.length === 0) return [{ key: 'empty', node: <Tint dim>save a file to see it here</Tint> }];
   const files = wide ? 4 : 2;
+  // A row's key follows its entry, not its place: a new save moves every row down one, and a key that moved
+  // with the place would remount them all. Two entries alike in generation and time (two identical saves in one
+  // millisecond) are told apart by how many alike are older, which does not change as newer ones arrive.
+  const alike = new Map<string, number>();
+  const keys: string[] = [];
+  for (let index = timeline.length - 1; index >= 0; index--) {
+    const entry = timeline[index]!;
+    const base = `${entry.generation ?? 'same'}:${entry.at}`;
+    const older = alike.get(base) ?? 0;
+    alike.set(base, older + 1);
+    keys[index] = older === 0 ? base : `${base}#${older}`;
+  }
   return timeline.map((entry, index) => {
-    const key = `${entry.generation ?? 'same'}:${entry.at}:${index}`;
+    const key = keys[index]!;
     const clock = `${formatClock(entry.at)} `;
     if (entry.generation === undefined) {
       return {
