@@ -96,7 +96,9 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
     const first = readClient(clients[0]!);
     const shown = formatShownPath(path, project, where.home);
     const name = nameOf(clients[0]!);
-    const entry = checkEntry(first, clients, path, shown, name, input, recorded);
+    // Read once: the entry check and the host's server lists judge the same bytes.
+    const bytes = readConfigBytes(path);
+    const entry = checkEntry(first, clients, bytes, shown, name, input, recorded);
     // A user-level config this project never asked for: say it is there, judge nothing else.
     const unused = entry.length === 1 && entry[0]!.level === 'note';
     const checks: DoctorCheck[] = unused
@@ -104,11 +106,7 @@ export function readDoctorReport(input: DoctorInput): DoctorReport {
       : [
           ...entry,
           ...checkClientFiles(first, name, server, project),
-          ...checkServerFilters(
-            first,
-            [{ path, shown }, ...(first.serverFilters?.alsoIn(where) ?? [])],
-            name,
-          ),
+          ...checkServerFilters(first, bytes, shown, where, name),
           ...clients.flatMap((id) => checkSkills(readClient(id), input, publication, record, dirChecks)),
           ...checkLimitations(first, catalog),
         ];
@@ -153,7 +151,7 @@ function pickClients(
 function checkEntry(
   client: ClientDefinition,
   clients: readonly ClientId[],
-  path: string,
+  bytes: Uint8Array | Error,
   shown: string,
   server: string,
   input: DoctorInput,
@@ -162,7 +160,7 @@ function checkEntry(
   const install = `\`${RUN_PREFIX} install --client ${clients[0]}\``;
   let read: EntryRead;
   try {
-    const bytes = readBytesIfExists(path) ?? new Uint8Array();
+    if (bytes instanceof Error) throw bytes;
     read = readFormat(client).read(decodeConfig(bytes), buildEntrySpec(client, server, shown));
   } catch (error) {
     return [{ level: 'fix', text: `${shown} cannot be read (${(error as Error).message}).` }];
@@ -236,14 +234,20 @@ function checkEntry(
  */
 function checkServerFilters(
   client: ClientDefinition,
-  files: readonly { readonly path: string; readonly shown: string }[],
+  configBytes: Uint8Array | Error,
+  configShown: string,
+  where: HomeContext,
   name: string,
 ): DoctorCheck[] {
   const filters = client.serverFilters;
   if (filters === undefined) return [];
+  const files = [
+    { shown: configShown, bytes: configBytes },
+    ...filters.alsoIn(where).map((file) => ({ shown: file.shown, bytes: readConfigBytes(file.path) })),
+  ];
   const checks: DoctorCheck[] = [];
   for (const file of files) {
-    const settings = readJsoncIfExists(file.path);
+    const settings = parseJsoncQuietly(file.bytes);
     if (settings === undefined) continue;
     const allowed = readKeyPath(settings, filters.allowed);
     const excluded = readKeyPath(settings, filters.excluded);
@@ -265,9 +269,18 @@ function checkServerFilters(
   return checks;
 }
 
-function readJsoncIfExists(path: string): unknown {
-  const bytes = readBytesIfExists(path);
-  if (bytes === undefined) return undefined;
+/** A config file's bytes (empty when it is absent), or why it cannot be read. */
+function readConfigBytes(path: string): Uint8Array | Error {
+  try {
+    return readBytesIfExists(path) ?? new Uint8Array();
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** The JSONC value of `bytes`; undefined when they cannot be read, are empty or do not parse. */
+function parseJsoncQuietly(bytes: Uint8Array | Error): unknown {
+  if (bytes instanceof Error || bytes.length === 0) return undefined;
   const errors: ParseError[] = [];
   const value = parseJsonc(decodeConfig(bytes).text, errors, { allowTrailingComma: true });
   return errors.length === 0 ? value : undefined;

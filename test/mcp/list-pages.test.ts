@@ -12,6 +12,7 @@ import { createListPages } from '../../src/mcp/list-pages.js';
 import { ResponseSplice } from '../../src/mcp/response-splice.js';
 import type { HttpServerHandle } from '../../src/mcp/serve-http.js';
 import { serveStdio } from '../../src/mcp/serve-stdio.js';
+import { createManualSource } from '../helpers/manual-source.js';
 import {
   connectHttp,
   connectInMemory,
@@ -76,27 +77,19 @@ function makeGeneration(number: number, edit = ''): Generation {
   return { number, catalog, diagnostics: [], builtAt: 0 };
 }
 
-/** A source whose generation the test replaces, publishing a change as the store does. */
+/** A source whose generation the test replaces, publishing a change of the lists as the store does. */
 function createSwappableSource(first: Generation) {
-  let current = first;
-  const listeners = new Set<(change: CatalogChange) => void>();
-  const source: CatalogSource = {
-    current: () => current,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-  return {
-    source,
-    listeners,
-    publish(next: Generation) {
-      const previous = current;
-      current = next;
-      const change = { previous, current: next, listChanged: true, updatedUris: [], changedPaths: [] };
-      for (const listener of [...listeners]) listener(change as unknown as CatalogChange);
-    },
-  };
+  return createManualSource(
+    first,
+    (previous, current) =>
+      ({
+        previous,
+        current,
+        listChanged: true,
+        updatedUris: [],
+        changedPaths: [],
+      }) as unknown as CatalogChange,
+  );
 }
 
 type Page = Record<string, unknown> & { nextCursor?: string };

@@ -1,39 +1,18 @@
 /** The mounted UI: it follows the model live, switches views, walks findings and hands keys to its owner. */
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CatalogChange, CatalogSource, Generation } from '../../src/core/types.js';
 import { createSessionRegistry } from '../../src/mcp/session-registry.js';
 import { App } from '../../src/ui/app.js';
 import { ColorContext } from '../../src/ui/components/Tint.js';
 import { createDevModel } from '../../src/ui/dev-state.js';
 import type { EditorTarget } from '../../src/ui/open-in-editor.js';
+import { createManualSource } from '../helpers/manual-source.js';
 import { makeCatalog, makeChange, makeDiagnostic, makeGeneration } from './view-states.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-/** A source whose next generation the test publishes by hand. */
-function createManualSource(first: Generation) {
-  let current = first;
-  const listeners = new Set<(change: CatalogChange) => void>();
-  const source: CatalogSource = {
-    current: () => current,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-  return {
-    source,
-    publish(next: Generation) {
-      const change = makeChange(current, next);
-      current = next;
-      for (const listener of listeners) listener(change);
-    },
-  };
-}
 
 function mountApp(onOpen?: (target: EditorTarget, label: string) => string) {
   const sessions = createSessionRegistry();
@@ -52,7 +31,10 @@ function mountApp(onOpen?: (target: EditorTarget, label: string) => string) {
       message: 'No title.',
     }),
   ];
-  const manual = createManualSource(makeGeneration(1, findings, makeCatalog({ documents: ['any/a'] })));
+  const manual = createManualSource(
+    makeGeneration(1, findings, makeCatalog({ documents: ['any/a'] })),
+    makeChange,
+  );
   const model = createDevModel({
     store: manual.source,
     sessions,
