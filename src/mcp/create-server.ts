@@ -16,8 +16,8 @@ import {
   PROTOCOL_VERSION_META_KEY,
   Server,
   type ServerContext,
+  type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
-import * as z from 'zod';
 import { LISTED_RESOURCE_FIELDS, LISTED_TEMPLATE_FIELDS, pickListed } from '../core/listed-fields.js';
 import { renderPrompt } from '../core/prompt-render.js';
 import { type CatalogQueries, createCatalogQueries } from '../core/queries.js';
@@ -132,8 +132,20 @@ export interface ServedPages {
 /** The methods whose answers a door splices from cached pages. */
 export const SPLICED_METHODS: ReadonlySet<string> = new Set(['resources/list', SKILLS_LIST_METHOD]);
 
-/** Accepts any params, so malformed ones reach the handler and become -32602 there. */
-const ANY_PARAMS = { params: z.looseObject({}) };
+/**
+ * Accepts any params, so malformed ones reach the handler and become -32602 there: a Standard Schema that returns
+ * what it is given (the SDK hands it a fresh copy of the request's params). It is what `z.looseObject({})` did,
+ * without a zod parse of every request's params.
+ */
+const ANY_PARAMS = {
+  params: {
+    '~standard': {
+      version: 1,
+      vendor: 'companion',
+      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+    },
+  } satisfies StandardSchemaV1<Record<string, unknown>>,
+};
 
 /** The wire form of a listed resource or template: the fields `listed-fields.ts` lists, in its order. */
 const toWireResource = (resource: ListedResource) => pickListed(resource, LISTED_RESOURCE_FIELDS);

@@ -10,12 +10,13 @@
  * stdio wire) create a splice; any other transport (an in-memory pair in a test) gets the result built afresh.
  *
  * A splice belongs to one response. Its placeholders carry a random nonce, so nothing a client sends can name one,
- * and each is replaced at most once.
+ * and each is replaced at most once. The nonce is a `randomUUID()` (122 random bits, drawn from Node's batched
+ * entropy): `randomBytes` per response was a system call on every list request.
  */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 export class ResponseSplice {
-  readonly #nonce = randomBytes(8).toString('hex');
+  readonly #nonce = randomUUID();
   /** Placeholders held and not yet found in the output: their JSON text as bytes, and what replaces them. */
   readonly #pending: { readonly needle: Buffer; readonly bytes: Uint8Array }[] = [];
   #count = 0;

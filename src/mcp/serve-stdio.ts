@@ -212,12 +212,13 @@ class CompanionStdioWire implements Transport {
 
   /**
    * The message as the SDK's transport would write it (one JSON line), with the held bytes spliced in: written to
-   * the same stream the transport writes to, so the order of the messages is kept.
+   * the same stream the transport writes to, so the order of the messages is kept. The parts go out corked, as one
+   * `writev`, never concatenated: a page is ~120 KB, and copying it into a fresh buffer for every answer was a
+   * third of what the door spent per `skills/list` request, most of it in the garbage collector.
    */
   #writeSpliced(message: JSONRPCMessage, splice: ResponseSplice): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('the stdio connection is closed'));
     const parts = splice.replace(Buffer.from(`${JSON.stringify(message)}\n`, 'utf8'));
-    const line = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     return new Promise((resolve, reject) => {
       const stdout = this.#stdout;
       const settle = (error?: unknown): void => {
@@ -227,7 +228,12 @@ class CompanionStdioWire implements Transport {
         else reject(error);
       };
       stdout.once('error', settle);
-      if (stdout.write(line)) settle();
+      const corkable = stdout as Partial<Pick<NodeJS.WriteStream, 'cork' | 'uncork'>>;
+      corkable.cork?.();
+      let flowing = true;
+      for (const part of parts) flowing = stdout.write(part);
+      corkable.uncork?.();
+      if (flowing) settle();
       else stdout.once('drain', () => settle());
     });
   }
