@@ -21,6 +21,8 @@ const out = join(root, 'dist', 'bundle');
 
 rmSync(out, { recursive: true, force: true });
 const shared = {
+  // The metafile's paths are relative to it.
+  absWorkingDir: root,
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -42,7 +44,7 @@ const shared = {
   ],
   logLevel: 'warning',
 };
-await build({
+const split = await build({
   ...shared,
   entryPoints: [
     join(cli, 'main.js'),
@@ -53,10 +55,24 @@ await build({
   outbase: cli,
   outdir: out,
   splitting: true,
+  metafile: true,
 });
-// The watcher's thread (src/fs/watch-thread.ts) loads its module from beside the chunk that starts it.
-await build({
-  ...shared,
-  entryPoints: [join(root, 'dist', 'fs', 'watch-thread-worker.js')],
-  outfile: join(out, 'watch-thread-worker.js'),
-});
+// The watcher's thread (src/fs/watch-thread.ts) loads its module from beside the file that starts it — which is
+// wherever esbuild put watch-thread.ts's code: a shared chunk in `dist/bundle/`, or, while only `dev` uses it, the
+// command's own `dist/bundle/commands/dev.js`. Written beside every such file, found in the metafile: a worker
+// module the thread cannot find makes it fall back to chokidar on the main thread, silently, right when the
+// first hosts connect.
+const starter = join('dist', 'fs', 'watch-thread.js');
+const workerDirs = new Set(
+  Object.entries(split.metafile.outputs)
+    .filter(([file, output]) => file.endsWith('.js') && Object.hasOwn(output.inputs, starter))
+    .map(([file]) => dirname(join(root, file))),
+);
+if (workerDirs.size === 0) throw new Error(`bundle: no output holds ${starter}; where does the watch thread start?`);
+for (const dir of workerDirs) {
+  await build({
+    ...shared,
+    entryPoints: [join(root, 'dist', 'fs', 'watch-thread-worker.js')],
+    outfile: join(dir, 'watch-thread-worker.js'),
+  });
+}

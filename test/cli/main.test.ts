@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
@@ -83,5 +83,18 @@ export async function resolve(specifier, context, next) {
         resolved.filter((url) => /\/node_modules\/(react|ink|@modelcontextprotocol|chokidar)\//.test(url)),
       ).toEqual([]);
     });
+  });
+
+  it("finds the watch thread's module beside every bundled file that starts the thread", () => {
+    // A thread whose module is missing falls back to chokidar on the main thread, silently: `dev` still works,
+    // but its initial scan then runs on the main thread just as the first hosts connect.
+    const bundle = join(repoRoot, 'dist', 'bundle');
+    const starters = (readdirSync(bundle, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.js'))
+      .filter((file) => readFileSync(join(bundle, file), 'utf8').includes('"./watch-thread-worker.js"'));
+    expect(starters.length).toBeGreaterThan(0);
+    for (const file of starters) {
+      expect(existsSync(join(bundle, dirname(file), 'watch-thread-worker.js')), file).toBe(true);
+    }
   });
 });
