@@ -54,7 +54,7 @@ import {
   type SessionRegistry,
   type SessionRegistryController,
 } from './session-registry.js';
-import { type WarmQueriesOptions, warmQueries } from './warm-queries.js';
+import { type QuietWarmUp, type WarmQueriesOptions, warmWhenQuiet } from './warm-queries.js';
 
 /** The one path that speaks MCP; every other path is 404 (so OAuth discovery probes read as "no auth here"). */
 export const MCP_PATH = '/mcp';
@@ -110,9 +110,9 @@ export interface HttpServerHandle {
   readonly port: number;
   readonly sessions: SessionRegistry;
   /**
-   * Starts building what the first tool call needs (the search index) in the background, in short slices, and
-   * keeps it warm across generations (`warmQueries`) until `close`. Call it once the daemon is ready, so it never
-   * competes with start-up. Idempotent.
+   * Starts building what the first tool call needs (the search index) in the background, in short slices, once
+   * the hosts have sent nothing for a moment (`warmWhenQuiet`), and keeps it warm across generations until `close`.
+   * Call it once the daemon is ready, so it never competes with start-up. Idempotent.
    */
   warm(options?: WarmQueriesOptions): void;
   /** Closes every session, every listen stream and the listener. Idempotent. */
@@ -190,7 +190,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     queries: createCatalogQueries(),
     pages: { cache: listPages, spliceFor },
   };
-  let stopWarming: (() => void) | undefined;
+  let warmUp: QuietWarmUp | undefined;
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
   let startingSessions = 0;
@@ -424,6 +424,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   };
 
   const server = createServer((req, res) => {
+    warmUp?.activity();
     handle(req, res).catch((error: unknown) => {
       log(`companion: HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
@@ -511,11 +512,13 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     port,
     sessions: registry,
     warm(warmOptions) {
-      if (closing === undefined) stopWarming ??= warmQueries(source, serverOptions.queries, warmOptions);
+      if (closing !== undefined) return;
+      warmUp ??= warmWhenQuiet(source, serverOptions.queries, warmOptions);
+      warmUp.arm();
     },
     close() {
       closing ??= (async () => {
-        stopWarming?.();
+        warmUp?.stop();
         clearInterval(reaper);
         stopNotifying?.();
         listPages.close();

@@ -37,10 +37,7 @@ import {
   type SessionHandle,
   type SessionRegistryController,
 } from './session-registry.js';
-import { warmQueries } from './warm-queries.js';
-
-/** How long the host must have sent nothing before the search index is warmed (`warmQueries`). */
-const WARM_AFTER_QUIET_MS = 250;
+import { warmWhenQuiet } from './warm-queries.js';
 
 /** How long a closed stdin waits for the requests already sent to be answered. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -77,18 +74,9 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   const queries = createCatalogQueries();
   // What the host's first lookup needs is built in the background, but not during the burst a host sends as it
   // connects (initialize, the lists): the warm-up begins once the host has been quiet for a moment.
-  let stopWarming: (() => void) | undefined;
-  let quiet: NodeJS.Timeout | undefined;
-  const warmWhenQuiet = (): void => {
-    if (stopWarming !== undefined) return;
-    clearTimeout(quiet);
-    quiet = setTimeout(() => {
-      stopWarming = warmQueries(source, queries);
-    }, WARM_AFTER_QUIET_MS);
-    quiet.unref();
-  };
-  wire.onActivity = warmWhenQuiet;
-  warmWhenQuiet();
+  const warmUp = warmWhenQuiet(source, queries);
+  wire.onActivity = warmUp.activity;
+  warmUp.arm();
   const listPages = createListPages();
   const handle = serveSdkStdio(
     ({ era }) => {
@@ -118,8 +106,7 @@ export async function serveStdio(source: CatalogSource, options: ServeStdioOptio
   await wire.closed;
   options.signal?.removeEventListener('abort', stop);
   await handle.close().catch(() => {});
-  clearTimeout(quiet);
-  stopWarming?.();
+  warmUp.stop();
   listPages.close();
   session.close();
 }

@@ -93,3 +93,56 @@ export function warmQueries(
     scheduled = undefined;
   };
 }
+
+/** How long a door's hosts must have sent nothing before the warm-up begins (`warmWhenQuiet`). */
+export const WARM_AFTER_QUIET_MS = 250;
+
+export interface QuietWarmUp {
+  /** A host sent something: a warm-up not begun yet waits `quietMs` more. */
+  readonly activity: () => void;
+  /** Begins waiting for quiet (idempotent); the warm-up starts once no activity came for `quietMs`. */
+  readonly arm: () => void;
+  /** Stops the warm-up, begun or not. */
+  readonly stop: () => void;
+}
+
+/**
+ * The warm-up of a door, begun only once its hosts have been quiet for a moment: a host that connects walks every
+ * page of both lists at once, and a slice of warming between each of its requests (and the garbage the index build
+ * makes) would stretch that burst. Once begun it runs to the end (a lookup never waits for a quiet that may not
+ * come), in slices, as `warmQueries` does.
+ */
+export function warmWhenQuiet(
+  source: CatalogSource,
+  queries: CatalogQueries,
+  options: WarmQueriesOptions & { readonly quietMs?: number } = {},
+): QuietWarmUp {
+  const quietMs = options.quietMs ?? WARM_AFTER_QUIET_MS;
+  let armed = false;
+  let timer: NodeJS.Timeout | undefined;
+  let stopWarming: (() => void) | undefined;
+  let stopped = false;
+  const wait = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (!stopped) stopWarming = warmQueries(source, queries, options);
+    }, quietMs);
+    timer.unref();
+  };
+  return {
+    activity: () => {
+      if (armed && stopWarming === undefined && !stopped) wait();
+    },
+    arm: () => {
+      if (armed || stopped) return;
+      armed = true;
+      wait();
+    },
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+      stopWarming?.();
+    },
+  };
+}

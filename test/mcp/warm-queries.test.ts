@@ -3,11 +3,11 @@
  * catalog store: it runs in slices with turns of the event loop between them, says when the newest generation is
  * warm (again after each change), stops when told, and what it warmed answers the lookup a fresh build answers.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogQueries } from '../../src/core/queries.js';
 import { searchDocuments } from '../../src/core/search.js';
 import { createCatalogStore } from '../../src/fs/catalog-store.js';
-import { type WarmReport, warmQueries } from '../../src/mcp/warm-queries.js';
+import { type WarmReport, warmQueries, warmWhenQuiet } from '../../src/mcp/warm-queries.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
 let project: TempProject | undefined;
@@ -108,5 +108,57 @@ describe('warming the catalog queries in the background', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toBe(before);
     stop();
+  });
+});
+
+describe('warming once the hosts are quiet', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('begins only after arm and a quiet period, each activity before that postpones it, stop prevents it', async () => {
+    project = copyFixture('valid');
+    const store = createCatalogStore({ root: project.root });
+    const queries = createCatalogQueries();
+    let calls = 0;
+    const counted = {
+      ...queries,
+      warm: (catalog: Parameters<typeof queries.warm>[0], budget: number) => {
+        calls++;
+        return queries.warm(catalog, budget);
+      },
+    };
+    // The quiet period is a timer: fake it, so "a host kept talking" is exact, never a race with a loaded machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let warmed = false;
+    const warmUp = warmWhenQuiet(store, counted, { quietMs: 250, onWarm: () => (warmed = true) });
+    warmUp.activity();
+    vi.advanceTimersByTime(1000);
+    expect(calls, 'activity before arm').toBe(0);
+    warmUp.arm();
+    for (let i = 0; i < 10; i++) {
+      vi.advanceTimersByTime(200);
+      warmUp.activity();
+    }
+    expect(calls, 'a host talking every 200 ms').toBe(0);
+    vi.advanceTimersByTime(249);
+    expect(calls).toBe(0);
+    vi.advanceTimersByTime(1);
+    vi.useRealTimers();
+    // Begun: its slices run on setImmediate, which is real.
+    await vi.waitFor(() => expect(warmed).toBe(true), { timeout: 10_000 });
+    expect(calls).toBeGreaterThan(0);
+    warmUp.stop();
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const never = warmWhenQuiet(store, counted, { quietMs: 250 });
+    const before = calls;
+    never.arm();
+    never.stop();
+    vi.advanceTimersByTime(1000);
+    never.activity();
+    never.arm();
+    vi.advanceTimersByTime(1000);
+    expect(calls, 'stopped before it began').toBe(before);
   });
 });
