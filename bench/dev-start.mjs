@@ -14,7 +14,11 @@
  *   reconcile walk.
  * - **first `document_lookup` after ready** (and the idle time): what the first question costs.
  *
- *   node bench/dev-start.mjs <S|M|L|XL> [--idle-seconds N] [--runs N]
+ * `--era legacy` connects the first host in the 2025-11-25 era instead (initialize, a session). `--tty` runs the
+ * daemon with its dashboard on a 120×40 pseudo-terminal, as an author starts it: "listening" is then the first
+ * frame that shows the URL, and only the start-up rows are measured (the dashboard prints no warm-up line).
+ *
+ *   node bench/dev-start.mjs <S|M|L|XL> [--idle-seconds N] [--runs N] [--era modern|legacy] [--tty]
  */
 import { readFileSync } from 'node:fs';
 import { startDevProcess } from './edit-latency.mjs';
@@ -46,12 +50,15 @@ export function readCpuMs(pid) {
   }
 }
 
-async function startOnce(info, { idleSeconds, query }) {
+async function startOnce(info, { idleSeconds, query, era, tty }) {
   const spawned = nowMs();
-  const daemon = await startDevProcess(info.root, { waitReady: false });
+  const daemon = await startDevProcess(info.root, {
+    waitReady: false,
+    tty: tty ? { cols: 120, rows: 40 } : false,
+  });
   try {
     const listeningMs = daemon.listeningAt - spawned;
-    const host = await connect(daemon.url, 'companion-bench-start', 'modern');
+    const host = await connect(daemon.url, 'companion-bench-start', era);
     let skills;
     try {
       skills = await listSkillsAll(host.client);
@@ -62,6 +69,7 @@ async function startOnce(info, { idleSeconds, query }) {
     await daemon.ready;
     const readyMs = daemon.readyAt - spawned;
     const rssAfterReadyMb = daemon.rssMb();
+    if (tty) return { listeningMs, skillsListedMs, skillPages: skills.pages, readyMs, rssAfterReadyMb };
     // The search index is warmed in the background from ready on (issue 18.4): its own row; idle begins after it.
     const warmLine = await waitForLine(daemon, WARM_LINE, 180_000);
     const warmMatch = warmLine && WARM_LINE.exec(warmLine.text);
@@ -114,22 +122,39 @@ export async function runDevStart({
   runs = 1,
   idleSeconds = 10,
   query = 'migrate release token',
+  era = 'modern',
+  tty = false,
 }) {
   assertBuilt();
   const info = ensureCorpus(size, { log });
   const samples = [];
   for (let run = 0; run < runs; run++) {
-    samples.push(await startOnce(info, { idleSeconds, query }));
+    samples.push(await startOnce(info, { idleSeconds, query, era, tty }));
     const last = samples.at(-1);
     log(
-      `dev start ${size} ${run + 1}/${runs}: listening ${last.listeningMs.toFixed(0)} ms, skills/list ${last.skillsListedMs.toFixed(0)} ms, ready ${last.readyMs.toFixed(0)} ms, RSS ${last.rssAfterReadyMb.toFixed(0)} MB, first search ${last.firstSearchMs.toFixed(0)} ms`,
+      `dev start ${size} (${era}${tty ? ', dashboard' : ''}) ${run + 1}/${runs}: listening ${last.listeningMs.toFixed(0)} ms, skills/list ${last.skillsListedMs.toFixed(0)} ms, ready ${last.readyMs.toFixed(0)} ms, RSS ${last.rssAfterReadyMb.toFixed(0)} MB${tty ? '' : `, first search ${last.firstSearchMs.toFixed(0)} ms`}`,
     );
   }
   const med = (key) => median(samples.map((s) => s[key]));
+  if (tty) {
+    return {
+      size,
+      runs,
+      era,
+      tty,
+      listeningMs: med('listeningMs'),
+      skillsListedMs: med('skillsListedMs'),
+      skillPages: samples[0].skillPages,
+      readyMs: med('readyMs'),
+      rssAfterReadyMb: med('rssAfterReadyMb'),
+      samples,
+    };
+  }
   const windows = samples.flatMap((s) => s.idleCpuWindows);
   return {
     size,
     runs,
+    era,
     corpusMb: info.bytes / 1048576,
     files: info.files,
     listeningMs: med('listeningMs'),
@@ -158,6 +183,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     size,
     runs: option('--runs', 1),
     idleSeconds: option('--idle-seconds', 30),
+    era: option('--era', 'modern'),
+    tty: process.argv.includes('--tty'),
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   process.exit(0);
