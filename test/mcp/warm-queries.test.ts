@@ -33,21 +33,27 @@ function largeProject(count: number): TempProject {
   return created;
 }
 
+/** Catalog queries that count their `warm` slices. */
+function countingQueries() {
+  const queries = createCatalogQueries();
+  let count = 0;
+  const counted = {
+    ...queries,
+    warm: (catalog: Parameters<typeof queries.warm>[0], budget: number) => {
+      count++;
+      return queries.warm(catalog, budget);
+    },
+  };
+  return { queries, counted, calls: () => count };
+}
+
 describe('warming the catalog queries in the background', () => {
   it('warms in many slices, yielding between them, then after each change, and stops when told', async () => {
     project = largeProject(150);
     const store = createCatalogStore({ root: project.root });
-    const queries = createCatalogQueries();
+    const { queries, counted, calls } = countingQueries();
     const reports: WarmReport[] = [];
     let turns = 0;
-    let calls = 0;
-    const counted = {
-      ...queries,
-      warm: (catalog: Parameters<typeof queries.warm>[0], budget: number) => {
-        calls++;
-        return queries.warm(catalog, budget);
-      },
-    };
     // Another task on the loop: it runs between the slices, so it turns while the warm-up is under way.
     let spinning: NodeJS.Immediate | undefined;
     const spin = (): void => {
@@ -71,7 +77,7 @@ describe('warming the catalog queries in the background', () => {
       expect(reports).toHaveLength(1);
       expect(reports[0]!.generation).toBe(store.current().number);
       expect(reports[0]!.slices).toBeGreaterThan(3);
-      expect(calls).toBe(reports[0]!.slices);
+      expect(calls()).toBe(reports[0]!.slices);
       expect(turns).toBeGreaterThan(reports[0]!.slices / 2);
       // Nothing left: a lookup now answers what a fresh build answers.
       const { documents } = store.current().catalog;
@@ -98,7 +104,7 @@ describe('warming the catalog queries in the background', () => {
       if (spinning) clearImmediate(spinning);
     }
     // Stopped: a change is no longer warmed.
-    const before = calls;
+    const before = calls();
     project.write(
       'knowledge/documents/any/guides/extra-4.md',
       '---\ntitle: Again\ndescription: Again.\n---\n\nagain\n',
@@ -106,7 +112,7 @@ describe('warming the catalog queries in the background', () => {
     store.applyChanges(['knowledge/documents/any/guides/extra-4.md']);
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(calls).toBe(before);
+    expect(calls()).toBe(before);
     stop();
   });
 });
@@ -119,46 +125,38 @@ describe('warming once the hosts are quiet', () => {
   it('begins only after arm and a quiet period, each activity before that postpones it, stop prevents it', async () => {
     project = copyFixture('valid');
     const store = createCatalogStore({ root: project.root });
-    const queries = createCatalogQueries();
-    let calls = 0;
-    const counted = {
-      ...queries,
-      warm: (catalog: Parameters<typeof queries.warm>[0], budget: number) => {
-        calls++;
-        return queries.warm(catalog, budget);
-      },
-    };
+    const { counted, calls } = countingQueries();
     // The quiet period is a timer: fake it, so "a host kept talking" is exact, never a race with a loaded machine.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let warmed = false;
     const warmUp = warmWhenQuiet(store, counted, { quietMs: 250, onWarm: () => (warmed = true) });
     warmUp.activity();
     vi.advanceTimersByTime(1000);
-    expect(calls, 'activity before arm').toBe(0);
+    expect(calls(), 'activity before arm').toBe(0);
     warmUp.arm();
     for (let i = 0; i < 10; i++) {
       vi.advanceTimersByTime(200);
       warmUp.activity();
     }
-    expect(calls, 'a host talking every 200 ms').toBe(0);
+    expect(calls(), 'a host talking every 200 ms').toBe(0);
     vi.advanceTimersByTime(249);
-    expect(calls).toBe(0);
+    expect(calls()).toBe(0);
     vi.advanceTimersByTime(1);
     vi.useRealTimers();
     // Begun: its slices run on setImmediate, which is real.
     await vi.waitFor(() => expect(warmed).toBe(true), { timeout: 10_000 });
-    expect(calls).toBeGreaterThan(0);
+    expect(calls()).toBeGreaterThan(0);
     warmUp.stop();
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const never = warmWhenQuiet(store, counted, { quietMs: 250 });
-    const before = calls;
+    const before = calls();
     never.arm();
     never.stop();
     vi.advanceTimersByTime(1000);
     never.activity();
     never.arm();
     vi.advanceTimersByTime(1000);
-    expect(calls, 'stopped before it began').toBe(before);
+    expect(calls(), 'stopped before it began').toBe(before);
   });
 });
