@@ -54,9 +54,8 @@ await build({
   outdir: out,
   splitting: true,
 });
-// The watcher's thread (src/fs/watch-thread.ts) loads its module from beside the chunk that starts it.
-await build({
-  ...shared,
-  entryPoints: [join(root, 'dist', 'fs', 'watch-thread-worker.js')],
-  outfile: join(out, 'watch-thread-worker.js'),
-});
+// The watcher's thread (src/fs/watch-thread.ts) and the build pool's (src/fs/build-pool.ts) load their modules
+// from beside the chunk that starts them.
+for (const worker of ['watch-thread-worker.js', 'build-pool-worker.js']) {
+  await build({ ...shared, entryPoints: [join(root, 'dist', 'fs', worker)], outfile: join(out, worker) });
+}

@@ -1,0 +1,125 @@
+/**
+ * The cold build's thread pool, with real worker threads on real files: the result is the one a single thread
+ * builds, whoever derives which batch, when a worker throws or dies, and from the sources (where a worker cannot
+ * load its TypeScript module and this thread derives everything); small roots start no thread; `companion check`
+ * with a pool exits by itself and prints what it prints without one.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as fromSource from '../../src/fs/build-pool.js';
+import { fingerprintBuild } from '../helpers/build-summary.js';
+import { FIXTURES, REPO_ROOT } from '../helpers/snapshot.js';
+
+// Workers run the module `npm run build` emits beside dist/fs/build-pool.js.
+type Module = typeof fromSource;
+const fromDist = (await import(pathToFileURL(join(REPO_ROOT, 'dist/fs/build-pool.js')).href)) as Module;
+
+let tmp: string;
+let corpus: string;
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'companion-pool-'));
+  const { generateCorpus } = await import(pathToFileURL(join(REPO_ROOT, 'bench/generate-corpus.mjs')).href);
+  // M: 1,000 documents and 100 skills, ~11 MB, above the pool's threshold.
+  corpus = (generateCorpus('M', join(tmp, 'M')) as { root: string }).root;
+});
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const single = (root: string) =>
+  fingerprintBuild(fromDist.readAndBuildCatalog(root, {}, { pool: false }).result);
+
+describe('the build pool', () => {
+  it('starts on a root above the threshold, sized to the machine, and builds what one thread builds', () => {
+    const built = fromDist.readAndBuildCatalog(corpus);
+    expect(built.pool).toBeDefined();
+    const pool = built.pool!;
+    expect(pool.threads).toBe(availableParallelism());
+    expect(pool.fromWorkers + pool.onThisThread).toBe(pool.batches);
+    expect(pool.lost).toBe(0);
+    expect(fingerprintBuild(built.result)).toBe(single(corpus));
+  });
+
+  it('builds the same when the workers derive every batch', () => {
+    const built = fromDist.readAndBuildCatalog(corpus, {}, { pool: { threads: 2, share: false } });
+    expect(built.pool?.fromWorkers).toBe(built.pool?.batches);
+    expect(fingerprintBuild(built.result)).toBe(single(corpus));
+  });
+
+  it.each(['valid', 'check-golden', 'check-warnings', 'fs-basic', 'mcp-extra', 'typo3-conversion'])(
+    'builds the %s fixture the same with a pool forced on',
+    (name) => {
+      const root = join(FIXTURES, name);
+      const built = fromDist.readAndBuildCatalog(
+        root,
+        {},
+        { pool: { threads: 2, minBytes: 0, share: false } },
+      );
+      expect(built.pool?.fromWorkers).toBe(built.pool?.batches);
+      expect(fingerprintBuild(built.result)).toBe(single(root));
+    },
+  );
+
+  it('builds the same when a worker throws: its batch is derived by the builder', () => {
+    const built = fromDist.readAndBuildCatalog(
+      corpus,
+      {},
+      {
+        pool: { threads: 1, share: false, testFail: 'throw' },
+      },
+    );
+    expect(built.pool?.lost).toBe(1);
+    expect(fingerprintBuild(built.result)).toBe(single(corpus));
+  });
+
+  it('builds the same when a worker dies mid-batch, after waiting at most its stall time', () => {
+    const started = performance.now();
+    const built = fromDist.readAndBuildCatalog(
+      corpus,
+      {},
+      {
+        pool: { threads: 1, share: false, testFail: 'die', stallMs: 200 },
+      },
+    );
+    expect(built.pool?.fromWorkers).toBe(0);
+    expect(built.pool?.lost).toBe(built.pool?.batches);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(fingerprintBuild(built.result)).toBe(single(corpus));
+  });
+
+  it('builds the same from the sources, where no worker can start: this thread derives every batch', () => {
+    const built = fromSource.readAndBuildCatalog(corpus, {}, { pool: { threads: 2 } });
+    expect(built.pool?.fromWorkers).toBe(0);
+    expect(built.pool?.onThisThread).toBe(built.pool?.batches);
+    const alone = fromSource.readAndBuildCatalog(corpus, {}, { pool: false }).result;
+    expect(fingerprintBuild(built.result)).toBe(fingerprintBuild(alone));
+  });
+
+  it('starts no thread for a small root', () => {
+    const built = fromDist.readAndBuildCatalog(join(FIXTURES, 'valid'));
+    expect(built.pool).toBeUndefined();
+  });
+
+  it('lets `companion check` exit by itself, printing what it prints on one thread', () => {
+    const run = (threads: string) =>
+      spawnSync(
+        process.execPath,
+        [join(REPO_ROOT, 'bin/companion.js'), 'check', '--root', corpus, '--format', 'json'],
+        {
+          env: { ...process.env, COMPANION_BUILD_THREADS: threads },
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
+    const pooled = run('2');
+    const alone = run('0');
+    expect(pooled.signal).toBeNull();
+    expect(pooled.status).toBe(alone.status);
+    expect(pooled.stdout).toBe(alone.stdout);
+    expect(pooled.stdout).toContain('"diagnostics"');
+  });
+});
