@@ -66,10 +66,11 @@ export interface BuildPool {
 }
 
 /**
- * Below ~8 MB of files the threads' start and the copies cost more than they save on this 2-core machine
- * (bench/cold-build.mjs: S, 1 MB, slower with a pool; M, 11 MB, …; see the pool's commit and the report).
+ * Below this many bytes of files no thread starts: on M (11 MB, 1,100 units) a pool cost 29–56% more CPU and
+ * 30–55% more wall time than one thread, the threads' start (~50–100 ms each) outlasting the whole read; on 47 MB
+ * it took ~0.1 s off this thread's CPU; S (1 MB) reads in ~20 ms.
  */
-export const POOL_MIN_BYTES = 8 * 1024 * 1024;
+export const POOL_MIN_BYTES = 32 * 1024 * 1024;
 
 /** About this many bytes (at most `BATCH_FILES` files) per batch: small enough to balance, big enough to amortize. */
 const BATCH_BYTES = 256 * 1024;
@@ -110,12 +111,14 @@ export type PoolMessage =
 const defaultWorkerUrl = new URL('./build-pool-worker.js', import.meta.url);
 
 /**
- * The pool options `COMPANION_BUILD_THREADS` asks for (a count of worker threads; 0 keeps the build on one
- * thread), for the CLI to pass on; none when it is unset or not a whole number.
+ * What `COMPANION_BUILD_THREADS` asks for, for the CLI to pass on: `auto` a pool sized to the machine, a count
+ * that many worker threads, anything else (unset, 0) none. Off unless asked: on this 2-core machine the pool
+ * measured slower and larger than one thread (see the module comment).
  */
-export function readPoolEnv(value: string | undefined): BuildPoolOptions {
+export function readPoolEnv(value: string | undefined): BuildPoolOptions | false {
+  if (value?.trim().toLowerCase() === 'auto') return {};
   const threads = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
-  return Number.isInteger(threads) && threads >= 0 ? { threads } : {};
+  return Number.isInteger(threads) && threads > 0 ? { threads } : false;
 }
 
 export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
@@ -240,7 +243,7 @@ export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
 
 /**
  * `readSnapshot(root)` then `buildCatalog(snapshot, build)`, with the build's per-file work on threads while the
- * walk goes on: what `companion check` runs. The same snapshot and result as those two, byte for byte. Throws
+ * walk goes on when `options.pool` asks for them (default: none): what `companion check` runs. The same snapshot and result as those two, byte for byte. Throws
  * `RootError` as `readSnapshot` does.
  */
 export function readAndBuildCatalog(
@@ -249,7 +252,7 @@ export function readAndBuildCatalog(
   options: { readonly read?: ReadOptions; readonly pool?: BuildPoolOptions | false } = {},
 ): { readonly snapshot: Snapshot; readonly result: BuildResult; readonly pool?: BuildPoolReport } {
   const reader = createReader(root, options.read);
-  const pool = options.pool === false ? undefined : createBuildPool(options.pool);
+  const pool = options.pool ? createBuildPool(options.pool) : undefined;
   const read = createReadResult(pool?.add);
   for (const directory of contentDirectories) reader.read(directory, read);
   const snapshot = buildSnapshot(read.files, read.problems);

@@ -58,8 +58,8 @@ export interface CatalogStoreOptions {
   /** Receives what a subscriber threw. The store carries on either way. */
   readonly onError?: (error: unknown) => void;
   /**
-   * The cold build's per-file work on worker threads (src/fs/build-pool.ts), for roots large enough that it
-   * pays; `false` keeps it on this thread. Changes no result. @default the pool's defaults
+   * The cold build's per-file work on worker threads (src/fs/build-pool.ts), for roots large enough; `false`
+   * keeps it on this thread. Changes no result. @default false (on this 2-core machine it did not pay)
    */
   readonly pool?: BuildPoolOptions | false;
   /** Told what the pool did for the cold build (not called when it did not run). For benches and tests. */
@@ -126,8 +126,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
   const listeners = new Set<(change: CatalogChange) => void>();
 
   // The cold build's per-file work starts on other threads while the walk goes on (src/fs/build-pool.ts).
-  const pool =
-    options.pool === false || options.buildCatalog !== undefined ? undefined : createBuildPool(options.pool);
+  const pool = options.pool && options.buildCatalog === undefined ? createBuildPool(options.pool) : undefined;
   const initial = createReadResult(pool?.add);
   for (const directory of contentDirectories) reader.read(directory, initial);
   // Fingerprints and followed symlinks of what was last read. Internal bookkeeping, mutated in place; the

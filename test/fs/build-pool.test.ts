@@ -5,7 +5,7 @@
  * with a pool exits by itself and prints what it prints without one.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,8 +34,8 @@ const single = (root: string) =>
   fingerprintBuild(fromDist.readAndBuildCatalog(root, {}, { pool: false }).result);
 
 describe('the build pool', () => {
-  it('starts on a root above the threshold, sized to the machine, and builds what one thread builds', () => {
-    const built = fromDist.readAndBuildCatalog(corpus);
+  it('starts on a root above its threshold, sized to the machine, and builds what one thread builds', () => {
+    const built = fromDist.readAndBuildCatalog(corpus, {}, { pool: { minBytes: 8 * 1024 * 1024 } });
     expect(built.pool).toBeDefined();
     const pool = built.pool!;
     expect(pool.threads).toBe(availableParallelism());
@@ -45,7 +45,11 @@ describe('the build pool', () => {
   });
 
   it('builds the same when the workers derive every batch', () => {
-    const built = fromDist.readAndBuildCatalog(corpus, {}, { pool: { threads: 2, share: false } });
+    const built = fromDist.readAndBuildCatalog(
+      corpus,
+      {},
+      { pool: { threads: 2, minBytes: 0, share: false } },
+    );
     expect(built.pool?.fromWorkers).toBe(built.pool?.batches);
     expect(fingerprintBuild(built.result)).toBe(single(corpus));
   });
@@ -69,7 +73,7 @@ describe('the build pool', () => {
       corpus,
       {},
       {
-        pool: { threads: 1, share: false, testFail: 'throw' },
+        pool: { threads: 1, minBytes: 0, share: false, testFail: 'throw' },
       },
     );
     expect(built.pool?.lost).toBe(1);
@@ -82,7 +86,7 @@ describe('the build pool', () => {
       corpus,
       {},
       {
-        pool: { threads: 1, share: false, testFail: 'die', stallMs: 200 },
+        pool: { threads: 1, minBytes: 0, share: false, testFail: 'die', stallMs: 200 },
       },
     );
     expect(built.pool?.fromWorkers).toBe(0);
@@ -92,7 +96,7 @@ describe('the build pool', () => {
   });
 
   it('builds the same from the sources, where no worker can start: this thread derives every batch', () => {
-    const built = fromSource.readAndBuildCatalog(corpus, {}, { pool: { threads: 2 } });
+    const built = fromSource.readAndBuildCatalog(corpus, {}, { pool: { threads: 2, minBytes: 0 } });
     expect(built.pool?.fromWorkers).toBe(0);
     expect(built.pool?.onThisThread).toBe(built.pool?.batches);
     const alone = fromSource.readAndBuildCatalog(corpus, {}, { pool: false }).result;
@@ -100,11 +104,24 @@ describe('the build pool', () => {
   });
 
   it('starts no thread for a small root', () => {
-    const built = fromDist.readAndBuildCatalog(join(FIXTURES, 'valid'));
-    expect(built.pool).toBeUndefined();
+    expect(fromDist.readAndBuildCatalog(join(FIXTURES, 'valid'), {}, { pool: {} }).pool).toBeUndefined();
+    // And none unless asked.
+    expect(fromDist.readAndBuildCatalog(corpus).pool).toBeUndefined();
+    expect(fromDist.readPoolEnv(undefined)).toBe(false);
+    expect(fromDist.readPoolEnv('0')).toBe(false);
+    expect(fromDist.readPoolEnv('auto')).toEqual({});
+    expect(fromDist.readPoolEnv('3')).toEqual({ threads: 3 });
   });
 
-  it('lets `companion check` exit by itself, printing what it prints on one thread', () => {
+  it('lets `companion check` exit by itself, printing what it prints on one thread', async () => {
+    // Above the threshold: M and 24 MB of assets in one skill.
+    const { generateCorpus } = await import(pathToFileURL(join(REPO_ROOT, 'bench/generate-corpus.mjs')).href);
+    const big = (generateCorpus('M', join(tmp, 'big')) as { root: string }).root;
+    const [skill] = readdirSync(join(big, 'skills')).filter((name) => !name.endsWith('.md'));
+    mkdirSync(join(big, 'skills', skill!, 'assets'), { recursive: true });
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(join(big, 'skills', skill!, 'assets', `data-${i}.bin`), Buffer.alloc(8 * 1024 * 1024, i));
+    }
     const run = (threads: string) =>
       spawnSync(
         process.execPath,
@@ -115,7 +132,7 @@ describe('the build pool', () => {
           timeout: 30_000,
         },
       );
-    const pooled = run('2');
+    const pooled = run('auto');
     const alone = run('0');
     expect(pooled.signal).toBeNull();
     expect(pooled.status).toBe(alone.status);
