@@ -5,7 +5,15 @@
  * with a pool exits by itself and prints what it prints without one.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -111,6 +119,18 @@ describe('the build pool', () => {
     expect(fromDist.readPoolEnv('0')).toBe(false);
     expect(fromDist.readPoolEnv('auto')).toEqual({});
     expect(fromDist.readPoolEnv('3')).toEqual({ threads: 3 });
+  });
+
+  it('finds its worker beside the bundle chunk that starts it (the layout bin/companion.js runs)', () => {
+    const bundle = join(REPO_ROOT, 'dist/bundle');
+    const starters = readdirSync(bundle).filter(
+      (name) =>
+        name.endsWith('.js') &&
+        name !== 'build-pool-worker.js' &&
+        readFileSync(join(bundle, name), 'utf8').includes('"./build-pool-worker.js"'),
+    );
+    expect(starters).not.toEqual([]);
+    expect(existsSync(join(bundle, 'build-pool-worker.js'))).toBe(true);
   });
 
   it('lets `companion check` exit by itself, printing what it prints on one thread', async () => {
