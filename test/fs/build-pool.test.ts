@@ -52,6 +52,27 @@ describe('the build pool', () => {
     expect(fingerprintBuild(built.result)).toBe(single(corpus));
   });
 
+  it('runs under the catalog store, whose first generation is the one it builds without', async () => {
+    const { createCatalogStore } = (await import(
+      pathToFileURL(join(REPO_ROOT, 'dist/fs/catalog-store.js')).href
+    )) as typeof import('../../src/fs/catalog-store.js');
+    const reports: fromSource.BuildPoolReport[] = [];
+    const pooled = createCatalogStore({
+      root: corpus,
+      pool: { threads: 2, minBytes: 0 },
+      onPool: (report) => reports.push(report),
+    }).current();
+    const alone = createCatalogStore({ root: corpus }).current();
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.fromWorkers + reports[0]!.onThisThread).toBe(reports[0]!.batches);
+    const built = (g: typeof alone) => ({
+      catalog: g.catalog,
+      diagnostics: g.diagnostics,
+      ...(g.held && { held: g.held }),
+    });
+    expect(fingerprintBuild(built(pooled))).toBe(fingerprintBuild(built(alone)));
+  });
+
   it('builds the same when the workers derive every batch', () => {
     const built = fromDist.readAndBuildCatalog(
       corpus,

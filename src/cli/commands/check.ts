@@ -115,7 +115,7 @@ export const run: Command = async (argv, io) => {
   return failsCheck(sorted, strict) ? 1 : 0;
 };
 
-/** The snapshot and its build; the build's per-file work runs on threads while the tree is read (build-pool.ts). */
+/** The snapshot and its build (its per-file work on threads when `COMPANION_BUILD_THREADS` asks: build-pool.ts). */
 function readRoot(
   root: string,
   strict: boolean | undefined,

@@ -1,7 +1,7 @@
 /**
  * Per-file facts: the part of a build that reads one file and nothing else — its digest, its directives, a
- * document's parse and lint, the Markdown facts and links of every Markdown file, the credential scan of a
- * skill's files. None of it depends on the scope file, base.md or another file, so it can be derived anywhere
+ * document's parse and lint, and for a skill's files the credential scan and (besides SKILL.md, which is read with
+ * its skill) the Markdown facts and links. None of it depends on the scope file, base.md or another file, so it can be derived anywhere
  * (another thread: src/fs/build-pool.ts) and handed to a builder as memo entries for the same bytes
  * (`CatalogBuilder.prefill`). What the builder does with them is what it does with entries it derived itself:
  * a result is the same with facts, without them, or with some of them.

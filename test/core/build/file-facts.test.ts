@@ -10,7 +10,7 @@ import { createFactsRecorder, type FileFacts } from '../../../src/core/build/fil
 import { buildCatalog, createCatalogBuilder } from '../../../src/core/catalog.js';
 import type { BuildOptions, FileProblem, Snapshot } from '../../../src/core/types.js';
 import { fingerprintBuild } from '../../helpers/build-summary.js';
-import { buildSnapshot, FIXTURES, readFixture } from '../../helpers/snapshot.js';
+import { buildSnapshot, FIXTURES, REPO_ROOT, readFixture } from '../../helpers/snapshot.js';
 
 interface Case {
   readonly remove?: string[];
@@ -97,6 +97,23 @@ describe('per-file facts handed to a builder', () => {
       'lint.secrets',
       'markdown.links',
     ]);
+  });
+
+  it('cross by table name, and every memo table and cell in src/core has a name of its own', () => {
+    const names: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts')) {
+          const text = readFileSync(path, 'utf8');
+          for (const m of text.matchAll(/memo(?:Table|Cell)<[\s\S]*?>\(\s*'([^']+)'/g)) names.push(m[1]!);
+        }
+      }
+    };
+    walk(join(REPO_ROOT, 'src/core'));
+    expect(names.length).toBeGreaterThan(15);
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it('are used as handed: facts of other bytes show in the result (so only facts of the same bytes may be handed)', () => {
