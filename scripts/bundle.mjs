@@ -55,23 +55,25 @@ const split = await build({
   splitting: true,
   metafile: true,
 });
-// The watcher's thread (src/fs/watch-thread.ts) loads its module from beside the file that starts it — which is
-// wherever esbuild put watch-thread.ts's code: a shared chunk in `dist/bundle/`, or, while only `dev` uses it, the
-// command's own `dist/bundle/commands/dev.js`. Written beside every such file, found in the metafile: a worker
-// module the thread cannot find makes it fall back to chokidar on the main thread, silently, right when the
-// first hosts connect.
-const starter = join('dist', 'fs', 'watch-thread.js');
-const workerDirs = new Set(
-  Object.entries(split.metafile.outputs)
-    .filter(([file, output]) => file.endsWith('.js') && Object.hasOwn(output.inputs, starter))
-    .map(([file]) => dirname(join(root, file))),
-);
-if (workerDirs.size === 0)
-  throw new Error(`bundle: no output holds ${starter}; where does the watch thread start?`);
-for (const dir of workerDirs) {
-  await build({
-    ...shared,
-    entryPoints: [join(root, 'dist', 'fs', 'watch-thread-worker.js')],
-    outfile: join(dir, 'watch-thread-worker.js'),
-  });
+// The watcher's thread (src/fs/watch-thread.ts) and the build pool's (src/fs/build-pool.ts) load their modules
+// from beside the file that starts them — which is wherever esbuild put the starter's code: a shared chunk in
+// `dist/bundle/`, or, while one command alone uses it, that command's own file (`dist/bundle/commands/dev.js`).
+// Written beside every such file, found in the metafile: a worker module a thread cannot find makes it fall back
+// to the main thread, silently (for the watcher: right when the first hosts connect).
+for (const name of ['watch-thread', 'build-pool']) {
+  const starter = join('dist', 'fs', `${name}.js`);
+  const workerDirs = new Set(
+    Object.entries(split.metafile.outputs)
+      .filter(([file, output]) => file.endsWith('.js') && Object.hasOwn(output.inputs, starter))
+      .map(([file]) => dirname(join(root, file))),
+  );
+  if (workerDirs.size === 0)
+    throw new Error(`bundle: no output holds ${starter}; where does its thread start?`);
+  for (const dir of workerDirs) {
+    await build({
+      ...shared,
+      entryPoints: [join(root, 'dist', 'fs', `${name}-worker.js`)],
+      outfile: join(dir, `${name}-worker.js`),
+    });
+  }
 }

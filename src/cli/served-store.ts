@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCOPE_FILE } from '../core/scope.js';
 import { TOOL_NAMES } from '../core/scope-schema.js';
+import { readPoolEnv } from '../fs/build-pool.js';
 import { type CatalogStore, createCatalogStore } from '../fs/catalog-store.js';
 import { withPublicationNotice } from '../install/notice.js';
 
@@ -65,6 +66,7 @@ export function createServedStore(
     root,
     build: { excludeTools, ...(options.includeDrafts ? { includeDrafts: true } : {}) },
     finish: withPublicationNotice(project),
+    pool: readPoolEnv(env.COMPANION_BUILD_THREADS),
   });
   return {
     store,

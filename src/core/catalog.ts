@@ -9,13 +9,15 @@
  */
 
 import { createEngine, type Engine } from './build/engine.js';
+import { deriveFileFacts, type FileFacts, seedFileFacts } from './build/file-facts.js';
 import { DEFAULT_DESCRIPTION_BUDGET } from './limits.js';
 import { resolveLink } from './links.js';
 import { createMemo } from './memo.js';
-import type { BuildOptions, BuildResult, Snapshot } from './types.js';
+import type { BuildOptions, BuildResult, Snapshot, SourceFile } from './types.js';
 
 export { withNotice } from './build/assemble.js';
 export { DRAFT_SENTENCE, PRIORITY, SKILL_SENTENCE } from './build/entries.js';
+export type { FileFacts };
 export { DEFAULT_DESCRIPTION_BUDGET, resolveLink };
 
 /**
@@ -43,6 +45,13 @@ export interface CatalogBuilder {
    * `build(snapshot)`. Without a last snapshot (or after a call threw) it builds from scratch.
    */
   update(snapshot: Snapshot, changedPaths: Iterable<string>): BuildResult;
+  /**
+   * Hands the builder the per-file facts of `file` derived elsewhere (`createFactsRecorder` on another thread,
+   * from a copy of the same bytes), for the next build to find instead of deriving them. Changes no result.
+   */
+  prefill(file: SourceFile, facts: FileFacts): void;
+  /** Derives the per-file facts of `file` now, as the next build would (a thread's share of a pool's work). */
+  prederive(file: SourceFile): void;
 }
 
 export function createCatalogBuilder(options: BuildOptions = {}): CatalogBuilder {
@@ -61,5 +70,7 @@ export function createCatalogBuilder(options: BuildOptions = {}): CatalogBuilder
   return {
     build: (snapshot) => run(snapshot, undefined),
     update: (snapshot, changedPaths) => run(snapshot, changedPaths),
+    prefill: (file, facts) => seedFileFacts(memo, file.bytes, facts),
+    prederive: (file) => deriveFileFacts(file.path, file.bytes, file.mtimeMs, memo),
   };
 }

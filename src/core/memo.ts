@@ -34,22 +34,33 @@ export function memoCell<V>(name: string): MemoCell<V> {
 export interface Memo {
   /** This memo's table for `slot`: the same one for the life of the memo. */
   table<K extends object, V>(slot: MemoTable<K, V>): WeakMap<K, V>;
+  /**
+   * Sets an entry of the table named `name` as if the function that owns the table had derived it: the seam for
+   * per-file results derived elsewhere (another thread, src/fs/build-pool.ts) from bytes equal to `key`'s. The
+   * caller vouches that `value` is what that function would have stored; a result is the same with or without.
+   */
+  seed(name: string, key: object, value: unknown): void;
   /** This memo's value in `cell`, if any. */
   get<V>(cell: MemoCell<V>): V | undefined;
   set<V>(cell: MemoCell<V>, value: V): void;
 }
 
+/** Tables are found by name (unique per table: a `seed` names the table it fills). */
 export function createMemo(): Memo {
-  const tables = new Map<MemoTable<object, unknown>, WeakMap<object, unknown>>();
+  const tables = new Map<string, WeakMap<object, unknown>>();
   const cells = new Map<MemoCell<unknown>, unknown>();
+  const named = (name: string): WeakMap<object, unknown> => {
+    let table = tables.get(name);
+    if (table === undefined) {
+      table = new WeakMap();
+      tables.set(name, table);
+    }
+    return table;
+  };
   return {
-    table<K extends object, V>(slot: MemoTable<K, V>): WeakMap<K, V> {
-      let table = tables.get(slot as MemoTable<object, unknown>);
-      if (table === undefined) {
-        table = new WeakMap();
-        tables.set(slot as MemoTable<object, unknown>, table);
-      }
-      return table as WeakMap<K, V>;
+    table: <K extends object, V>(slot: MemoTable<K, V>) => named(slot.name) as WeakMap<K, V>,
+    seed: (name, key, value) => {
+      named(name).set(key, value);
     },
     get: <V>(cell: MemoCell<V>) => cells.get(cell) as V | undefined,
     set: (cell, value) => {
@@ -58,9 +69,62 @@ export function createMemo(): Memo {
   };
 }
 
+/** One entry a recording memo saw set: its table's name, its key and its value. */
+export interface MemoEntry {
+  readonly name: string;
+  readonly key: object;
+  readonly value: unknown;
+}
+
+/**
+ * A memo for one file at a time that records every entry set in the tables named in `names`; `take` hands them
+ * over and empties the memo for the next file. How a thread that derives per-file results learns what to send
+ * back for `Memo.seed`. Its tables are plain maps, emptied by `take`: weak tables, one set per file, cost the
+ * collector more than the work they memoize.
+ */
+export function createRecordingMemo(names: ReadonlySet<string>): Memo & { take(): MemoEntry[] } {
+  const tables = new Map<string, Map<object, unknown>>();
+  const cells = new Map<MemoCell<unknown>, unknown>();
+  let recorded: MemoEntry[] = [];
+  const named = (name: string): Map<object, unknown> => {
+    let table = tables.get(name);
+    if (table === undefined) {
+      table = new Map();
+      if (names.has(name)) {
+        const plain = table;
+        table.set = (key, value) => {
+          recorded.push({ name, key, value });
+          return Map.prototype.set.call(plain, key, value) as Map<object, unknown>;
+        };
+      }
+      tables.set(name, table);
+    }
+    return table;
+  };
+  return {
+    // A map answers every method a memo's caller uses of a WeakMap.
+    table: <K extends object, V>(slot: MemoTable<K, V>) => named(slot.name) as unknown as WeakMap<K, V>,
+    seed: (name, key, value) => {
+      named(name).set(key, value);
+    },
+    get: <V>(cell: MemoCell<V>) => cells.get(cell) as V | undefined,
+    set: (cell, value) => {
+      cells.set(cell, value);
+    },
+    take() {
+      const taken = recorded;
+      recorded = [];
+      for (const table of tables.values()) table.clear();
+      cells.clear();
+      return taken;
+    },
+  };
+}
+
 /** A memo that keeps nothing: every lookup misses and every store is dropped, for a caller with no builder. */
 export const NO_MEMO: Memo = Object.freeze({
   table: <K extends object, V>() => new WeakMap<K, V>(),
+  seed: () => {},
   get: () => undefined,
   set: () => {},
 });

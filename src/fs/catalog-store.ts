@@ -26,6 +26,7 @@ import type {
   Snapshot,
   SourceFile,
 } from '../core/types.js';
+import { type BuildPoolOptions, type BuildPoolReport, createBuildPool } from './build-pool.js';
 import {
   buildSnapshot,
   comparePaths,
@@ -56,6 +57,13 @@ export interface CatalogStoreOptions {
   readonly finish?: (built: BuildResult) => BuildResult;
   /** Receives what a subscriber threw. The store carries on either way. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * The cold build's per-file work on worker threads (src/fs/build-pool.ts), for roots large enough; `false`
+   * keeps it on this thread. Changes no result. @default false (on this 2-core machine it did not pay)
+   */
+  readonly pool?: BuildPoolOptions | false;
+  /** Told what the pool did for the cold build (not called when it did not run). For benches and tests. */
+  readonly onPool?: (report: BuildPoolReport) => void;
 }
 
 /**
@@ -117,7 +125,9 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
   const now = options.now ?? Date.now;
   const listeners = new Set<(change: CatalogChange) => void>();
 
-  const initial = createReadResult();
+  // The cold build's per-file work starts on other threads while the walk goes on (src/fs/build-pool.ts).
+  const pool = options.pool && options.buildCatalog === undefined ? createBuildPool(options.pool) : undefined;
+  const initial = createReadResult(pool?.add);
   for (const directory of contentDirectories) reader.read(directory, initial);
   // Fingerprints and followed symlinks of what was last read. Internal bookkeeping, mutated in place; the
   // snapshot itself is never mutated once published.
@@ -131,6 +141,8 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
   let sorted: Snapshot | undefined;
   // A cold start: nothing to hold yet.
   let lastGood: ReadonlyMap<string, SourceFile> = new Map();
+  const report = pool?.finish(builder);
+  if (report) options.onPool?.(report);
   const toGeneration = (number: number, result: BuildResult): Generation => {
     lastGood = result.lastGood ?? new Map();
     const { lastGood: _, held, ...rest } = result;

@@ -118,11 +118,19 @@ export interface ReadResult {
    * dangling link the path it would resolve to. Lets a change reported at the target re-read the link.
    */
   readonly links: Map<string, string>;
+  /** Told every file as it is read (the cold build's thread pool starts on the files while the walk goes on). */
+  readonly onFile?: (file: SourceFile) => void;
 }
 
 /** An empty `ReadResult` to walk into. */
-export function createReadResult(): ReadResult {
-  return { files: new Map(), problems: new Map(), prints: new Map(), links: new Map() };
+export function createReadResult(onFile?: (file: SourceFile) => void): ReadResult {
+  return {
+    files: new Map(),
+    problems: new Map(),
+    prints: new Map(),
+    links: new Map(),
+    ...(onFile && { onFile }),
+  };
 }
 
 /** A content root opened once: its real path is resolved at creation and every later read is checked against it. */
@@ -500,8 +508,10 @@ function recordRead(
     addProblem(into, path, outcome.problem, outcome.detail, print);
     return;
   }
-  into.files.set(path, { path, bytes: outcome.bytes, mtimeMs: outcome.mtimeMs, mode: outcome.mode });
+  const file = { path, bytes: outcome.bytes, mtimeMs: outcome.mtimeMs, mode: outcome.mode };
+  into.files.set(path, file);
   into.prints.set(path, print);
+  into.onFile?.(file);
 }
 
 type ReadOutcome =

@@ -8,6 +8,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -100,6 +101,22 @@ describe('the packed package in an author repository', () => {
     );
     expect(JSON.parse(stdout)).toEqual({ skills: expect.any(Number), server: 'functionfunction' });
     expect(JSON.parse(stdout).skills).toBeGreaterThan(0);
+  });
+
+  it('starts the workers of the build pool from the installed files', async () => {
+    const installed = join(project, 'node_modules', PACKAGE_NAME);
+    const script = [
+      `import { readAndBuildCatalog } from '${pathToFileURL(join(installed, 'dist/fs/build-pool.js')).href}';`,
+      `const options = { pool: { threads: 1, minBytes: 0, share: false } };`,
+      `const { pool, result } = readAndBuildCatalog(process.argv[2], {}, options);`,
+      `console.log(JSON.stringify({ ...pool, skills: result.catalog.skills.length }));`,
+    ].join('\n');
+    writeFileSync(join(project, 'pool-check.mjs'), script);
+    const { stdout } = await run(process.execPath, ['pool-check.mjs', installed], { cwd: project });
+    const report = JSON.parse(stdout);
+    expect(report.batches).toBeGreaterThan(0);
+    expect(report.fromWorkers).toBe(report.batches);
+    expect(report.skills).toBeGreaterThan(0);
   });
 
   it('init, check, serve, dev and install work there through npx', { timeout: 120_000 }, async () => {

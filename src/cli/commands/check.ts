@@ -7,12 +7,12 @@ import { shouldUseColor } from '../../check/color.js';
 import { formatFixDiff } from '../../check/format-diff.js';
 import { CHECK_FORMATS, formatReport, isCheckFormat } from '../../check/format-report.js';
 import { countChecked, summarizeCheck } from '../../check/summary.js';
-import { buildCatalog } from '../../core/catalog.js';
 import { failsCheck, sortDiagnostics } from '../../core/diagnostics.js';
 import { type FixPlan, planFixes } from '../../core/lint/fixes.js';
-import type { Snapshot } from '../../core/types.js';
+import type { BuildResult, Snapshot } from '../../core/types.js';
 import { applyFixPlan } from '../../fs/apply-fixes.js';
-import { RootError, readSnapshot } from '../../fs/read-snapshot.js';
+import { readAndBuildCatalog, readPoolEnv } from '../../fs/build-pool.js';
+import { RootError } from '../../fs/read-snapshot.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
 import type { Command } from '../io.js';
 
@@ -76,9 +76,9 @@ export const run: Command = async (argv, io) => {
   const strict = values.strict;
   const root = resolve(io.cwd, values.root ?? '.');
 
-  let snapshot = readRoot(root, io);
-  if (snapshot === undefined) return EXIT_USAGE;
-  let result = buildCatalog(snapshot, { strict });
+  const built = readRoot(root, strict, io);
+  if (built === undefined) return EXIT_USAGE;
+  let { snapshot, result } = built;
 
   if (values.fix) {
     const plan = planFixes(snapshot, result.diagnostics);
@@ -95,9 +95,9 @@ export const run: Command = async (argv, io) => {
     for (const { path, reason } of outcome.refused) io.stderr.write(`not fixed ${path}: ${reason}\n`);
     for (const line of plan.skipped) io.stderr.write(`not fixed ${line}\n`);
     if (outcome.written.length + outcome.renamed.length > 0) {
-      snapshot = readRoot(root, io);
-      if (snapshot === undefined) return EXIT_USAGE;
-      result = buildCatalog(snapshot, { strict });
+      const again = readRoot(root, strict, io);
+      if (again === undefined) return EXIT_USAGE;
+      ({ snapshot, result } = again);
     }
   }
 
@@ -115,9 +115,14 @@ export const run: Command = async (argv, io) => {
   return failsCheck(sorted, strict) ? 1 : 0;
 };
 
-function readRoot(root: string, io: Parameters<Command>[1]): Snapshot | undefined {
+/** The snapshot and its build (its per-file work on threads when `COMPANION_BUILD_THREADS` asks: build-pool.ts). */
+function readRoot(
+  root: string,
+  strict: boolean | undefined,
+  io: Parameters<Command>[1],
+): { snapshot: Snapshot; result: BuildResult } | undefined {
   try {
-    return readSnapshot(root);
+    return readAndBuildCatalog(root, { strict }, { pool: readPoolEnv(io.env.COMPANION_BUILD_THREADS) });
   } catch (error) {
     if (!(error instanceof RootError)) throw error;
     io.stderr.write(`companion check: ${error.message}\n`);

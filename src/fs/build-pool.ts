@@ -1,0 +1,270 @@
+/**
+ * Both cores for a cold build: the per-file facts of every file (src/core/build/file-facts.ts: digests, document
+ * parses and lint, directives, the Markdown facts, links and credential scans of skill files) derived on worker
+ * threads *while this thread is still reading the tree*, then handed to the builder before it builds
+ * (`CatalogBuilder.prefill`).
+ *
+ * Synchronous, like the store that uses it: the reader hands every file to `add` as it reads it; once the files
+ * read reach `minBytes` the threads start, and every batch of files is copied into a buffer of its own and
+ * transferred to one of them. `finish` derives, on this thread, every batch no worker has claimed yet (a shared
+ * array of claims decides who derives a batch; each is derived once), then waits on a shared counter
+ * (`Atomics.wait`, never the event loop) for the batches the workers claimed, and takes their facts with
+ * `receiveMessageOnPort`. Only small things cross back (digests, findings, offsets, lines with links); never
+ * texts.
+ *
+ * Nothing here can change a result: a batch whose facts never arrive (a worker that could not start, threw or
+ * died) is simply not prefilled, and the builder derives those files itself, as it does without a pool. The
+ * threads are stopped as soon as the facts are in and never keep the process alive.
+ *
+ * Off unless asked (`COMPANION_BUILD_THREADS`, `CatalogStoreOptions.pool`): on this 2-core machine, under the
+ * load of a shared machine, it took ~0.3–0.5 s off this thread's CPU on L (10,000 documents, 113 MB) but cost
+ * 17–31% more CPU in all and 55–65 MB more peak RSS, and no run was faster end to end. One reason: a
+ * single-threaded build already keeps the second core busy — V8's collector threads spend ~0.9 s beside the
+ * building thread's ~1.6 s on L — so a pool competes with them; the rest is what crosses (copies of the bytes
+ * on the way out, ~0.3 s of deserializing facts on the way back) and what the threads cannot do (a skill's
+ * read and lint need base.md and the scope file; scheme-URI scans need the scheme).
+ */
+import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { type CatalogBuilder, createCatalogBuilder, type FileFacts } from '../core/catalog.js';
+import type { BuildOptions, BuildResult, Snapshot, SourceFile } from '../core/types.js';
+import {
+  buildSnapshot,
+  contentDirectories,
+  createReader,
+  createReadResult,
+  type ReadOptions,
+} from './read-snapshot.js';
+
+export interface BuildPoolOptions {
+  /** Worker threads besides this one; 0 never starts a pool. @default `os.availableParallelism()` */
+  readonly threads?: number;
+  /** The threads start once the files read reach this many bytes. @default {@link POOL_MIN_BYTES} */
+  readonly minBytes?: number;
+  /** How long `finish` waits without any batch finishing before it leaves the rest to the builder. @default 2000 */
+  readonly stallMs?: number;
+  /** The worker's module. @default `build-pool-worker.js` beside this module (both layouts: dist/fs, dist/bundle) */
+  readonly workerUrl?: URL;
+  /** For tests: the first worker throws at, or exits at, its first batch. */
+  readonly testFail?: 'throw' | 'die';
+  /** For tests: false leaves every batch to the workers (this thread only waits). @default true */
+  readonly share?: boolean;
+}
+
+/** What a run of the pool did, for benches and tests. */
+export interface BuildPoolReport {
+  readonly threads: number;
+  readonly batches: number;
+  /** Batches whose facts came from a worker. */
+  readonly fromWorkers: number;
+  /** Batches this thread derived itself because no worker had claimed them yet. */
+  readonly onThisThread: number;
+  /** Batches a worker claimed whose facts never came (it threw or died): the builder derives them. */
+  readonly lost: number;
+}
+
+export interface BuildPool {
+  /** One file just read. */
+  add(file: SourceFile): void;
+  /**
+   * Every file's facts into `builder`, then the threads stop. Undefined when no thread was started (the files
+   * read were fewer than `minBytes`, or threads are 0): the builder then derives everything, as without a pool.
+   */
+  finish(builder: Pick<CatalogBuilder, 'prefill' | 'prederive'>): BuildPoolReport | undefined;
+}
+
+/**
+ * Below this many bytes of files no thread starts: on M (11 MB, 1,100 units) a pool cost 29–56% more CPU and
+ * 30–55% more wall time than one thread, the threads' start (~50–100 ms each) outlasting the whole read; on 47 MB
+ * it took ~0.1 s off this thread's CPU; S (1 MB) reads in ~20 ms.
+ */
+export const POOL_MIN_BYTES = 32 * 1024 * 1024;
+
+/** About this many bytes (at most `BATCH_FILES` files) per batch: small enough to balance, big enough to amortize. */
+const BATCH_BYTES = 256 * 1024;
+const BATCH_FILES = 128;
+/** Batches past this many are derived on this thread (the claims array is allocated up front). */
+const MAX_BATCHES = 1 << 16;
+
+/** Claims: who derives a batch. */
+export const OPEN = 0;
+export const WORKER = 1;
+export const MAIN = 2;
+
+/** What a worker gets once (`workerData`). */
+export interface PoolWorkerData {
+  /** Per batch: `OPEN`, `WORKER` or `MAIN`. */
+  readonly claims: Int32Array;
+  /** `[0]`: batches the workers finished (with facts or not). */
+  readonly finished: Int32Array;
+  readonly port: MessagePort;
+  readonly fail?: 'throw' | 'die';
+}
+
+/** One batch, as posted to a worker: the files' bytes back to back in `buffer` (transferred). */
+export interface PoolBatch {
+  readonly batch: number;
+  readonly buffer: ArrayBuffer;
+  /** `paths.length + 1` offsets into `buffer`. */
+  readonly offsets: readonly number[];
+  readonly paths: readonly string[];
+  readonly mtimes: readonly number[];
+}
+
+/** What a worker posts per batch it claimed. */
+export type PoolMessage =
+  | { readonly batch: number; readonly facts: readonly FileFacts[] }
+  | { readonly batch: number; readonly failed: string };
+
+const defaultWorkerUrl = new URL('./build-pool-worker.js', import.meta.url);
+
+/**
+ * What `COMPANION_BUILD_THREADS` asks for, for the CLI to pass on: `auto` a pool sized to the machine, a count
+ * that many worker threads, anything else (unset, 0) none. Off unless asked: on this 2-core machine the pool
+ * measured slower and larger than one thread (see the module comment).
+ */
+export function readPoolEnv(value: string | undefined): BuildPoolOptions | false {
+  if (value?.trim().toLowerCase() === 'auto') return {};
+  const threads = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+  return Number.isInteger(threads) && threads > 0 ? { threads } : false;
+}
+
+export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
+  const threads = options.threads ?? availableParallelism();
+  const minBytes = options.minBytes ?? POOL_MIN_BYTES;
+  const files: SourceFile[] = [];
+  /** Per batch, its first file; the open batch runs from the last start to the end of `files`. */
+  const starts: number[] = [0];
+  let readBytes = 0;
+  let openBytes = 0;
+  let workers: { worker: Worker; port: MessagePort }[] | undefined;
+  let claims: Int32Array | undefined;
+  let finished: Int32Array | undefined;
+  let posted = 0;
+
+  function start(): void {
+    claims = new Int32Array(new SharedArrayBuffer(MAX_BATCHES * Int32Array.BYTES_PER_ELEMENT));
+    finished = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    workers = [];
+    for (let t = 0; t < threads; t++) {
+      try {
+        const { port1, port2 } = new MessageChannel();
+        const workerData: PoolWorkerData = {
+          claims,
+          finished,
+          port: port2,
+          ...(options.testFail && t === 0 ? { fail: options.testFail } : {}),
+        };
+        const worker = new Worker(options.workerUrl ?? defaultWorkerUrl, {
+          workerData,
+          transferList: [port2],
+        });
+        // Heard after the build, if at all: a worker that failed only leaves its batches to this thread.
+        worker.on('error', () => {});
+        worker.unref();
+        workers.push({ worker, port: port1 });
+      } catch {
+        // No thread: this one derives the batches.
+      }
+    }
+  }
+
+  /** Posts every closed batch not posted yet, round robin (a worker skips a batch someone else claimed). */
+  function post(): void {
+    if (workers === undefined || workers.length === 0) return;
+    for (; posted < starts.length - 1 && posted < MAX_BATCHES; posted++) {
+      const first = starts[posted]!;
+      const end = starts[posted + 1]!;
+      let size = 0;
+      for (let i = first; i < end; i++) size += files[i]!.bytes.byteLength;
+      const buffer = new ArrayBuffer(size);
+      const view = new Uint8Array(buffer);
+      const offsets: number[] = [0];
+      const paths: string[] = [];
+      const mtimes: number[] = [];
+      for (let i = first; i < end; i++) {
+        const file = files[i]!;
+        view.set(file.bytes, offsets[offsets.length - 1]!);
+        offsets.push(offsets[offsets.length - 1]! + file.bytes.byteLength);
+        paths.push(file.path);
+        mtimes.push(file.mtimeMs);
+      }
+      const message: PoolBatch = { batch: posted, buffer, offsets, paths, mtimes };
+      workers[posted % workers.length]!.worker.postMessage(message, [buffer]);
+    }
+  }
+
+  return {
+    add(file) {
+      files.push(file);
+      readBytes += file.bytes.byteLength;
+      openBytes += file.bytes.byteLength;
+      if (openBytes >= BATCH_BYTES || files.length - starts[starts.length - 1]! >= BATCH_FILES) {
+        starts.push(files.length);
+        openBytes = 0;
+      }
+      if (workers === undefined && threads > 0 && readBytes >= minBytes) start();
+      post();
+    },
+
+    finish(builder) {
+      if (workers === undefined || claims === undefined || finished === undefined) return undefined;
+      if (starts[starts.length - 1] !== files.length) starts.push(files.length);
+      post();
+      const batches = starts.length - 1;
+      // This thread's share: every batch no worker has claimed, from the last one back (the workers go forward).
+      let onThisThread = 0;
+      for (let batch = options.share === false ? -1 : batches - 1; batch >= 0; batch--) {
+        if (batch < MAX_BATCHES && Atomics.compareExchange(claims, batch, OPEN, MAIN) !== OPEN) continue;
+        for (let i = starts[batch]!; i < starts[batch + 1]!; i++) builder.prederive(files[i]!);
+        onThisThread++;
+      }
+      // The workers' batches: wait while they keep finishing some, within `stallMs` of the last one.
+      const claimed = batches - onThisThread;
+      const stallMs = options.stallMs ?? 2000;
+      for (let seen = Atomics.load(finished, 0); seen < claimed; seen = Atomics.load(finished, 0)) {
+        if (Atomics.wait(finished, 0, seen, stallMs) === 'timed-out') break;
+      }
+      let fromWorkers = 0;
+      for (const { port, worker } of workers) {
+        for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+          const message = m.message as PoolMessage;
+          if (!('facts' in message)) continue;
+          fromWorkers++;
+          const first = starts[message.batch]!;
+          for (let i = 0; i < message.facts.length; i++)
+            builder.prefill(files[first + i]!, message.facts[i]!);
+        }
+        port.close();
+        void worker.terminate();
+      }
+      return {
+        threads: workers.length,
+        batches,
+        fromWorkers,
+        onThisThread,
+        lost: claimed - fromWorkers,
+      };
+    },
+  };
+}
+
+/**
+ * `readSnapshot(root)` then `buildCatalog(snapshot, build)`, with the build's per-file work on threads while the
+ * walk goes on when `options.pool` asks for them (default: none): what `companion check` runs. The same snapshot and result as those two, byte for byte. Throws
+ * `RootError` as `readSnapshot` does.
+ */
+export function readAndBuildCatalog(
+  root: string,
+  build: BuildOptions = {},
+  options: { readonly read?: ReadOptions; readonly pool?: BuildPoolOptions | false } = {},
+): { readonly snapshot: Snapshot; readonly result: BuildResult; readonly pool?: BuildPoolReport } {
+  const reader = createReader(root, options.read);
+  const pool = options.pool ? createBuildPool(options.pool) : undefined;
+  const read = createReadResult(pool?.add);
+  for (const directory of contentDirectories) reader.read(directory, read);
+  const snapshot = buildSnapshot(read.files, read.problems);
+  const builder = createCatalogBuilder(build);
+  const report = pool?.finish(builder);
+  return { snapshot, result: builder.build(snapshot), ...(report && { pool: report }) };
+}
