@@ -10,6 +10,7 @@
  * other piece of state over. The domain rules live in the phase modules beside this one; here is only what to
  * redo when something changed.
  */
+import { Buffer } from 'node:buffer';
 import { encodeUtf8 } from '../content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
@@ -73,7 +74,8 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   let membership: Pick<ServedLists, 'documentPaths' | 'skillIds'> = NO_LISTS;
   let lists: ServedLists = NO_LISTS;
   let contents = PersistentMap.empty<ServedContent>();
-  let index: { readonly text: string; readonly bytes: Uint8Array } | undefined;
+  /** The index's bytes only: its text is decoded when a read asks (on XL it is 30 MB; both would be 60). */
+  let index: Uint8Array | undefined;
   let promptEntries: readonly PromptEntry[] = [];
   let promptDiagnostics: readonly Diagnostic[] = [];
   let lastGood = PersistentMap.empty<SourceFile>();
@@ -248,7 +250,9 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
         skills: lists.skills,
         prompts: promptEntries,
       });
-      index = index?.text === text ? index : { text, bytes: encodeUtf8(text, memo) };
+      // The same bytes when the text did not change, so the memo's digest and served content are reused.
+      const bytes = encodeUtf8(text, memo);
+      if (index === undefined || Buffer.compare(index, bytes) !== 0) index = bytes;
     }
     const { newest } = units;
     if (newest.stale) {
@@ -260,7 +264,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     const inputsModified = Math.max(0, f.scopeFile?.mtimeMs ?? 0, f.base?.mtimeMs ?? 0, newest.mtimeMs);
     const indexContent = serve(memo, indexUri, 'index.json', {
       path: SCOPE_FILE,
-      bytes: index.bytes,
+      bytes: index,
       mtimeMs: inputsModified,
     });
     editor.set(indexUri, indexContent);
