@@ -114,10 +114,21 @@ export function encodeUtf8(text: string, memo: Memo = NO_MEMO): Uint8Array {
  * A copy of `text` that keeps no larger string alive. V8 answers a slice (of 13 characters or more) as a view
  * of its parent, so a title sliced from a document would hold the whole decoded document; what outlives a
  * parse is copied with this.
+ *
+ * The copy is one flat string: a concatenation, flattened by the regular expression that reads it (V8 copies
+ * both halves into a new string and the collector then drops the concatenation cell). Slicing a longer string
+ * (` ${text}`.slice(1)) would be a view again, of a new parent one character longer: 32 bytes of view on top
+ * of every copy (~17 MB on XL's 100,000 documents), and slower.
  */
 export function detachText(text: string): string {
-  return text.length < 13 ? text : ` ${text}`.slice(1);
+  if (text.length < 13) return text;
+  const copy = text[0] + text.slice(1);
+  FLATTEN.test(copy);
+  return copy;
 }
+
+/** Matches nothing a copy needs; `test` flattens its subject first, which is all it is here for. */
+const FLATTEN = /^$/;
 
 const MIME_TYPES: Record<string, string> = {
   md: 'text/markdown',
