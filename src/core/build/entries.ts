@@ -137,7 +137,7 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     description: joinSentences(d.description, d.whenToUse, sentence),
     mimeType: content.mimeType,
     size: content.size,
-    annotations: withLastModified({ priority }, content.lastModified),
+    annotations: buildAnnotations(priority, content.lastModified),
   };
   documents.set(d, { content, sentence, priority, fields, entry, resource });
   unit.entry = entry;
@@ -203,7 +203,7 @@ export function deriveSkill(
     ),
     mimeType: body.mimeType,
     size: body.size,
-    annotations: withLastModified({ priority: priorityOf(frame, skillScope) }, body.lastModified),
+    annotations: buildAnnotations(priorityOf(frame, skillScope), body.lastModified),
   };
 }
 
@@ -236,6 +236,10 @@ function joinSentences(...parts: (string | undefined)[]): string {
     .join(' ');
 }
 
-export function withLastModified(annotations: { priority: number }, lastModified: string | undefined) {
-  return lastModified === undefined ? annotations : { ...annotations, lastModified };
+/**
+ * A listed resource's annotations. Built as literals: V8 gives every object a spread made its own shape (on XL,
+ * 100,000 annotations objects held ~18 MB of shapes and property arrays); a literal's shape is shared.
+ */
+export function buildAnnotations(priority: number, lastModified: string | undefined) {
+  return lastModified === undefined ? { priority } : { priority, lastModified };
 }

@@ -14,7 +14,7 @@ import type {
   SkillEntry,
 } from '../types.js';
 import { buildDocumentUri, buildSkillUri } from '../uris.js';
-import { PRIORITY, withLastModified } from './entries.js';
+import { buildAnnotations, PRIORITY } from './entries.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
 export interface IndexInput {
@@ -97,7 +97,7 @@ export function buildIndexResource(server: ServerIdentity, content: ServedConten
       'What this server covers, for whom, which tool answers what, and every document and skill it serves with its URI. The one to read first.',
     mimeType: content.mimeType,
     size: content.size,
-    annotations: withLastModified({ priority: PRIORITY.index }, content.lastModified),
+    annotations: buildAnnotations(PRIORITY.index, content.lastModified),
   };
 }
 
