@@ -79,7 +79,8 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   // decided here.
   const text = isTextual(mimeType) ? readFileText(file.bytes, memo) : undefined;
   const lastModified = formatTime(file.mtimeMs);
-  const digest = buildDigest(file.bytes, memo);
+  // Served before under another URI, path or time: the same bytes, so the same digest.
+  const digest = previous?.content.digest ?? buildDigest(file.bytes);
   const size = file.bytes.byteLength;
   const tail = { digest, size, ...(lastModified === undefined ? {} : { lastModified }) };
   const content: ServedContent =
