@@ -80,6 +80,12 @@ export interface Location {
   readonly column?: number;
 }
 
+/**
+ * No findings: one shared empty list for what keeps a list per file (a memo entry), rather than an array of its
+ * own per file (32 bytes each; XL holds 100,000 files' lists).
+ */
+export const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
+
 /** A diagnostic of `data`'s code at `location`, its message and hint written by the catalogue from `args`. */
 export function diagnose<A>(data: DiagnosticWords<A>, args: NoInfer<A>, location: Location = {}): Diagnostic {
   return {

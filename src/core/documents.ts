@@ -4,7 +4,7 @@
  * an incremental rebuild re-parses only the files that changed.
  */
 import { detachText, readFileText } from './content.js';
-import { codes, type Diagnostic, diagnose } from './diagnostics.js';
+import { codes, type Diagnostic, diagnose, NO_DIAGNOSTICS } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
 import {
@@ -194,7 +194,7 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     uriLines: keepLines(lines.filter((l) => l.text.includes('://'))),
     sections: findSections(body, lines, text.length - body.length),
   };
-  return { document, keys: document, diagnostics };
+  return { document, keys: document, diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics };
 }
 
 /** `value` (parsed front matter, JSON-like) with every string copied: see `detachText`. */

@@ -40,6 +40,8 @@ const MARKER = DISABLE_DIRECTIVE;
 const OPEN = /^---[ \t]*\r?$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 
+/** The answer for most files, shared: see `NO_DIAGNOSTICS`. */
+const NO_DIRECTIVES: readonly Directive[] = Object.freeze([]);
 const FOUND = memoTable<Uint8Array, { readonly path: string; readonly found: readonly Directive[] }>(
   'lint.directives',
 );
@@ -63,7 +65,8 @@ export function readDirectivesOf(
     commented && (includesAscii(bytes, '<!--', 0) || includesAscii(bytes, MARKER, MARKER.indexOf('-')))
       ? decodeUtf8(bytes, memo)
       : undefined;
-  const found = text === undefined ? [] : readDirectives(path, text);
+  const read = text === undefined ? NO_DIRECTIVES : readDirectives(path, text);
+  const found = read.length === 0 ? NO_DIRECTIVES : read;
   table.set(bytes, { path, found });
   return found;
 }

@@ -3,7 +3,7 @@
  * file is scanned once however many rebuilds pass over it.
  */
 import { decodeUtf8 } from '../content.js';
-import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
+import { codes, type Diagnostic, diagnose, NO_DIAGNOSTICS } from '../diagnostics.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { findSecrets } from './secrets.js';
 
@@ -17,7 +17,8 @@ export function lintSecrets(file: string, bytes: Uint8Array, memo: Memo = NO_MEM
   const cached = table.get(bytes);
   if (cached?.file === file) return cached.found;
   const text = decodeUtf8(bytes, memo);
-  const found = text === undefined ? [] : lintSecretsInText(file, text);
+  const all = text === undefined ? NO_DIAGNOSTICS : lintSecretsInText(file, text);
+  const found = all.length === 0 ? NO_DIAGNOSTICS : all;
   table.set(bytes, { file, found });
   return found;
 }
