@@ -103,11 +103,12 @@ export function lintRouting(
     ];
     for (const { field, value, tool, path } of texts) {
       if (value === undefined) continue;
-      const where = { file: SCOPE_FILE, ...positionOf(path) };
       for (const { owner, written } of namedTargets(value, field, tool, scheme, scopes)) {
         const state = presence(owner);
         if (state === 'published' || state === 'failed') continue;
         const target = { kind: owner.startsWith('s:') ? 'skill' : 'document', id: owner.slice(2) } as const;
+        // Placed only when there is a finding: a position parses the scope file's syntax tree again.
+        const where = { file: SCOPE_FILE, ...positionOf(path) };
         out.push(
           diagnose(codes.routingUnknownTarget, { path, target, written, draft: state === 'draft' }, where),
         );
