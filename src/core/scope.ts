@@ -51,7 +51,10 @@ function parseScope(text: string | undefined): ScopeRead {
   // The syntax tree and the line offsets place findings; the read keeps neither for the life of the catalog (on
   // XL the tree of 100,000 entries is ~10 MB): a finding placed later parses them again, once, and keeps them.
   let offsets: number[] | undefined;
-  const at = (offset: number) => positionAt((offsets ??= buildLineOffsets(text)), offset);
+  const at = (offset: number) => {
+    offsets ??= buildLineOffsets(text);
+    return positionAt(offsets, offset);
+  };
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, PARSE_OPTIONS);
   if (errors.length > 0 || tree === undefined) {
@@ -120,7 +123,11 @@ function parseScope(text: string | undefined): ScopeRead {
   return { scope, diagnostics, positionOf };
 }
 
-const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false } as const;
+const PARSE_OPTIONS = {
+  disallowComments: true,
+  allowTrailingComma: false,
+  allowEmptyContent: false,
+} as const;
 
 /** Cross-field rules the schema cannot state: declared scopes, known tools, unique ids. */
 function validateReferences(scope: ServerScope, positionOf: ScopeRead['positionOf']): Diagnostic[] {

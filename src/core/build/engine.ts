@@ -10,7 +10,7 @@
  * other piece of state over. The domain rules live in the phase modules beside this one; here is only what to
  * redo when something changed.
  */
-import { Buffer } from 'node:buffer';
+import { timingSafeEqual } from 'node:crypto';
 import { encodeUtf8 } from '../content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
@@ -252,7 +252,9 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       });
       // The same bytes when the text did not change, so the memo's digest and served content are reused.
       const bytes = encodeUtf8(text, memo);
-      if (index === undefined || Buffer.compare(index, bytes) !== 0) index = bytes;
+      if (index === undefined || index.byteLength !== bytes.byteLength || !timingSafeEqual(index, bytes)) {
+        index = bytes;
+      }
     }
     const { newest } = units;
     if (newest.stale) {
