@@ -28,7 +28,11 @@ import {
   buildSkillUri,
 } from '../uris.js';
 import type { Frame } from './frame.js';
-import { buildTextBackedContent, buildTextBackedDocument } from './text-backed.js';
+import {
+  buildJoinedDescriptionResource,
+  buildTextBackedContent,
+  buildTextBackedDocument,
+} from './text-backed.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
 /** The order a picker sorts by; only the order carries meaning. */
@@ -131,15 +135,16 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     d.bodyStart,
     d.sections,
   );
-  const resource: ListedResource = {
-    uri,
-    name: d.id,
-    title: d.title,
-    description: joinSentences(d.description, d.whenToUse, sentence),
-    mimeType: content.mimeType,
-    size: content.size,
-    annotations: buildAnnotations(priority, content.lastModified),
-  };
+  const resource = buildJoinedDescriptionResource(
+    { uri, name: d.id, title: d.title },
+    [d.description, d.whenToUse, sentence],
+    joinSentenceList,
+    {
+      mimeType: content.mimeType,
+      size: content.size,
+      annotations: buildAnnotations(priority, content.lastModified),
+    },
+  );
   documents.set(d, { content, sentence, priority, fields, entry, resource });
   unit.entry = entry;
   unit.resource = resource;
@@ -231,6 +236,10 @@ export function buildTemplates(scheme: string): ResourceTemplateEntry[] {
 }
 
 function joinSentences(...parts: (string | undefined)[]): string {
+  return joinSentenceList(parts);
+}
+
+function joinSentenceList(parts: readonly (string | undefined)[]): string {
   return parts
     .filter((p): p is string => p !== undefined && p.trim() !== '')
     .map((p) => p.trim().replace(/\s+/g, ' '))

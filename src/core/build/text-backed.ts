@@ -1,6 +1,8 @@
 /**
  * Catalog values whose text is read from their file's bytes when asked: a document's entry (`body`,
- * `sections`) and a file's served content (`text`). The bytes are what a store keeps of a file; the decoded
+ * `sections`) and a file's served content (`text`); and a document's listed resource, whose `description` is
+ * joined from the sentences it is made of when asked (XL's 100,000 joined descriptions held ~21 MB; a list
+ * page is serialized once per generation). The bytes are what a store keeps of a file; the decoded
  * text is not held beside them for the life of the catalog: each ask decodes it (`FileText.decode`), unless a
  * build phase holds it at that moment. Each is an own enumerable accessor, so these values compare, spread and
  * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
@@ -8,7 +10,7 @@
  */
 import type { FileText } from '../content.js';
 import { readSection, type SectionRange } from '../markdown.js';
-import type { DocumentEntry, DocumentSection, ServedContent } from '../types.js';
+import type { DocumentEntry, DocumentSection, ListedResource, ServedContent } from '../types.js';
 
 class TextBackedDocument {
   readonly #text: FileText;
@@ -100,4 +102,49 @@ export function buildTextBackedContent(
   tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text'>,
 ): ServedContent {
   return new TextBackedContent(head, text, tail) as unknown as ServedContent;
+}
+
+class JoinedDescriptionResource {
+  readonly #parts: readonly (string | undefined)[];
+  readonly #join: (parts: readonly (string | undefined)[]) => string;
+
+  constructor(
+    head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
+    parts: readonly (string | undefined)[],
+    join: (parts: readonly (string | undefined)[]) => string,
+    tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description'>,
+  ) {
+    this.#parts = parts;
+    this.#join = join;
+    Object.assign(this, head);
+    Object.defineProperties(this, RESOURCE_DESCRIPTION);
+    Object.assign(this, tail);
+  }
+
+  static description(resource: JoinedDescriptionResource): string {
+    return resource.#join(resource.#parts);
+  }
+}
+
+const RESOURCE_DESCRIPTION: PropertyDescriptorMap = {
+  description: {
+    enumerable: true,
+    get(this: JoinedDescriptionResource) {
+      return JoinedDescriptionResource.description(this);
+    },
+  },
+};
+
+/**
+ * A listed resource whose `description` is `join(parts)`, worked out when asked: `head`, then `description`,
+ * then `tail`, in that key order. `parts` are strings the catalog holds anyway (a document's description and
+ * when-to-use, its scope's sentence); `join` must be pure.
+ */
+export function buildJoinedDescriptionResource(
+  head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
+  parts: readonly (string | undefined)[],
+  join: (parts: readonly (string | undefined)[]) => string,
+  tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description'>,
+): ListedResource {
+  return new JoinedDescriptionResource(head, parts, join, tail) as unknown as ListedResource;
 }
