@@ -138,7 +138,7 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
   const resource = buildJoinedDescriptionResource(
     { uri, name: d.id, title: d.title },
     [d.description, d.whenToUse, sentence],
-    joinSentenceList,
+    joinSentences,
     {
       mimeType: content.mimeType,
       size: content.size,
@@ -201,12 +201,12 @@ export function deriveSkill(
     uri,
     name: s.id,
     title: s.title,
-    description: joinSentences(
+    description: joinSentences([
       s.draft ? DRAFT_SENTENCE : undefined,
       frame.skillSentence,
       s.description,
       definition?.skillSentence ?? definition?.sentence,
-    ),
+    ]),
     mimeType: body.mimeType,
     size: body.size,
     annotations: buildAnnotations(priorityOf(frame, skillScope), body.lastModified),
@@ -235,11 +235,7 @@ export function buildTemplates(scheme: string): ResourceTemplateEntry[] {
   ];
 }
 
-function joinSentences(...parts: (string | undefined)[]): string {
-  return joinSentenceList(parts);
-}
-
-function joinSentenceList(parts: readonly (string | undefined)[]): string {
+function joinSentences(parts: readonly (string | undefined)[]): string {
   return parts
     .filter((p): p is string => p !== undefined && p.trim() !== '')
     .map((p) => p.trim().replace(/\s+/g, ' '))
