@@ -1,17 +1,44 @@
 /**
  * Bytes to served content: the digest, the MIME type, and whether a read answers text or a blob. The text is
  * memoized by the identity of the bytes in the builder's memo, so a rebuild that reuses a file's `Uint8Array`
- * never decodes it twice; the digest is kept by the served content the builder memoizes (`serve`).
+ * never decodes it twice. A digest is kept by the served content the builder memoizes (`serve`); the digest
+ * table only hands over digests made elsewhere (another thread's per-file facts) until `serve` takes them.
  */
 import { createHash } from 'node:crypto';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 
+const DIGESTS = memoTable<Uint8Array, string>('content.digests');
 const TEXTS = memoTable<Uint8Array, FileText>('content.texts');
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
-/** `sha256:<64 lowercase hex>` of `bytes`, one flat string (a digest is kept for the life of its content). */
-export function buildDigest(bytes: Uint8Array): string {
+/**
+ * `sha256:<64 lowercase hex>` of `bytes`, one flat string (a digest is kept for the life of its content), set in
+ * `memo`'s digest table for whoever takes it (`takeDigest`).
+ */
+export function buildDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string {
+  const digests = memo.table(DIGESTS);
+  let digest = digests.get(bytes);
+  if (digest === undefined) {
+    digest = hashBytes(bytes);
+    digests.set(bytes, digest);
+  }
+  return digest;
+}
+
+/**
+ * The digest of `bytes`: one handed over in `memo` (and taken out of it: the caller keeps it from now on, so the
+ * table does not hold an entry per file for the life of the builder), else made now.
+ */
+export function takeDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string {
+  const digests = memo.table(DIGESTS);
+  const digest = digests.get(bytes);
+  if (digest === undefined) return hashBytes(bytes);
+  digests.delete(bytes);
+  return digest;
+}
+
+function hashBytes(bytes: Uint8Array): string {
   return flatten(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
 }
 

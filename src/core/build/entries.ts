@@ -3,7 +3,7 @@
  * of its files (bytes, digest, MIME type, text), its catalog entry and its `resources/list` entry, with the
  * description and priority its scope gives it — and the two resource templates.
  */
-import { buildDigest, buildMimeType, formatTime, isTextual, readFileText } from '../content.js';
+import { buildMimeType, formatTime, isTextual, readFileText, takeDigest } from '../content.js';
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import type { ParsedDocument } from '../documents.js';
@@ -84,7 +84,7 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   const text = isTextual(mimeType) ? readFileText(file.bytes, memo) : undefined;
   const lastModified = formatTime(file.mtimeMs);
   // Served before under another URI, path or time: the same bytes, so the same digest.
-  const digest = previous?.content.digest ?? buildDigest(file.bytes);
+  const digest = previous?.content.digest ?? takeDigest(file.bytes, memo);
   const size = file.bytes.byteLength;
   const tail = { digest, size, ...(lastModified === undefined ? {} : { lastModified }) };
   const content: ServedContent =
