@@ -58,33 +58,51 @@ export function readDirectivesOf(
   const table = memo.table(FOUND);
   const cached = table.get(bytes);
   if (cached?.path === path) return cached.found;
-  const commented = path.endsWith('.md') || (isTextual(buildMimeType(path)) && !path.endsWith('.json'));
+  const markdown = path.endsWith('.md');
   // Most files hold no directive: the bytes say so without decoding them (the needles are ASCII, which UTF-8
-  // never uses inside another character), and the text is decoded by the phase that parses the file.
-  const text =
-    commented && (includesAscii(bytes, '<!--', 0) || includesAscii(bytes, MARKER, MARKER.indexOf('-')))
-      ? decodeUtf8(bytes, memo)
-      : undefined;
+  // never uses inside another character), and the text is decoded by the phase that parses the file. In
+  // Markdown, `readDirectives` looks only in HTML comments and the front matter, so the marker is looked for
+  // only there: the whole body is not searched a second time.
+  const candidate = markdown
+    ? includesAscii(bytes, '<!--') || frontMatterIncludesAscii(bytes, MARKER)
+    : isTextual(buildMimeType(path)) &&
+      !path.endsWith('.json') &&
+      (includesAscii(bytes, '<!--') || includesAscii(bytes, MARKER));
+  const text = candidate ? decodeUtf8(bytes, memo) : undefined;
   const read = text === undefined ? NO_DIRECTIVES : readDirectives(path, text);
   const found = read.length === 0 ? NO_DIRECTIVES : read;
   table.set(bytes, { path, found });
   return found;
 }
 
+/** Whether `bytes` contain the ASCII string `needle`. */
+function includesAscii(bytes: Uint8Array, needle: string): boolean {
+  return indexOfAscii(bytes, needle, 0, bytes.length) !== -1;
+}
+
 /**
- * Whether `bytes` contain the ASCII string `needle`, found by its character at `anchor` (the rarest in prose:
- * `<` of `<!--`, `-` of the marker; one native scan for it, then a compare at each hit).
+ * Whether `needle` (ASCII) occurs before the end of a front matter block at the start of `bytes`: what
+ * `frontMatterOf(text).includes(needle)` answers for their text, since ASCII bytes are the same characters.
  */
-function includesAscii(bytes: Uint8Array, needle: string, anchor: number): boolean {
-  const key = needle.charCodeAt(anchor);
-  const last = bytes.length - needle.length + anchor;
-  for (let at = bytes.indexOf(key, anchor); at !== -1 && at <= last; at = bytes.indexOf(key, at + 1)) {
-    const from = at - anchor;
-    let i = 0;
-    while (i < needle.length && bytes[from + i] === needle.charCodeAt(i)) i++;
-    if (i === needle.length) return true;
+function frontMatterIncludesAscii(bytes: Uint8Array, needle: string): boolean {
+  if (bytes[0] !== 0x2d || bytes[1] !== 0x2d || bytes[2] !== 0x2d) return false;
+  const end = indexOfAscii(bytes, '\n---', 3, bytes.length);
+  return end !== -1 && indexOfAscii(bytes, needle, 0, end) !== -1;
+}
+
+/**
+ * Where the ASCII string `needle` starts in `bytes[from, to)`, or -1: one native scan for its first character,
+ * then a compare at each hit.
+ */
+function indexOfAscii(bytes: Uint8Array, needle: string, from: number, to: number): number {
+  const key = needle.charCodeAt(0);
+  const last = to - needle.length;
+  for (let at = bytes.indexOf(key, from); at !== -1 && at <= last; at = bytes.indexOf(key, at + 1)) {
+    let i = 1;
+    while (i < needle.length && bytes[at + i] === needle.charCodeAt(i)) i++;
+    if (i === needle.length) return at;
   }
-  return false;
+  return -1;
 }
 
 /** The directives written in `text`, a file at `path` (Markdown when it ends in `.md`). */
