@@ -16,20 +16,26 @@ export interface MarkdownLine {
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-/** Splits `body` into lines, marking those inside fenced code blocks. */
+/**
+ * Splits `body` into lines (`\n`, a trailing `\r` dropped), marking those inside fenced code blocks. One pass of
+ * `indexOf` over the text: no array of raw lines first, and the fence pattern runs only on lines that can open
+ * or close a fence (a backtick or a tilde after at most three spaces).
+ */
 export function readLines(body: string, firstLine = 1): MarkdownLine[] {
   const out: MarkdownLine[] = [];
   let fence: string | undefined;
-  const lines = body.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const text = (lines[i] ?? '').replace(/\r$/, '');
-    const match = FENCE.exec(text);
+  let line = firstLine;
+  let start = 0;
+  for (;;) {
+    const newline = body.indexOf('\n', start);
+    const stop = newline === -1 ? body.length : newline;
+    const end = stop > start && body.charCodeAt(stop - 1) === 0x0d ? stop - 1 : stop;
+    const text = body.slice(start, end);
+    const match = canBeFence(text) ? FENCE.exec(text) : null;
     if (fence === undefined && match) {
       fence = match[1]!;
-      out.push({ text, line: firstLine + i, fenced: true });
-      continue;
-    }
-    if (fence !== undefined) {
+      out.push({ text, line, fenced: true });
+    } else if (fence !== undefined) {
       if (
         match &&
         match[1]![0] === fence[0] &&
@@ -38,12 +44,20 @@ export function readLines(body: string, firstLine = 1): MarkdownLine[] {
       ) {
         fence = undefined;
       }
-      out.push({ text, line: firstLine + i, fenced: true });
-      continue;
-    }
-    out.push({ text, line: firstLine + i, fenced: false });
+      out.push({ text, line, fenced: true });
+    } else out.push({ text, line, fenced: false });
+    if (newline === -1) return out;
+    start = newline + 1;
+    line++;
   }
-  return out;
+}
+
+/** Whether `FENCE` can match `text`: its first character after at most three spaces is a backtick or tilde. */
+function canBeFence(text: string): boolean {
+  let i = 0;
+  while (i < 3 && text.charCodeAt(i) === 0x20) i++;
+  const c = text.charCodeAt(i);
+  return c === 0x60 || c === 0x7e;
 }
 
 /**
@@ -137,13 +151,14 @@ export function findSections(
   const sliceable = !body.includes('\r');
   let heading = '';
   let start = lines[0]?.line ?? 1;
-  let buffer: string[] = [];
+  // The body's lines, kept only when a section's body cannot be one slice of `body`: lines that lost a \r, or a
+  // section a `# ` line breaks (materialized from the text at that line, which until then was one run).
+  let buffer: string[] | undefined = sliceable ? undefined : [];
   let from = -1;
   let to = -1;
-  let contiguous = true;
   let at = 0;
   const flush = () => {
-    if (sliceable && contiguous) {
+    if (buffer === undefined) {
       const raw = from >= 0 ? body.slice(from, to) : '';
       const trimmed = raw.trim();
       if (heading === '' && trimmed === '') return;
@@ -163,8 +178,9 @@ export function findSections(
   for (const l of lines) {
     const lineStart = at;
     at += l.text.length + 1;
-    if (!l.fenced && /^# +/.test(l.text)) {
-      if (buffer.length > 0) contiguous = false;
+    if (!l.fenced && l.text.charCodeAt(0) === 0x23 && l.text.charCodeAt(1) === 0x20) {
+      // A `# ` line (what `/^# +/` matches) inside a section's body: the body is no longer one run.
+      if (from >= 0 && buffer === undefined) buffer = body.slice(from, to).split('\n');
       continue;
     }
     const match = l.fenced ? undefined : readHeadingText(l.text, 2);
@@ -172,13 +188,12 @@ export function findSections(
       flush();
       heading = match;
       start = l.line;
-      buffer = [];
+      buffer = sliceable ? undefined : [];
       from = -1;
-      contiguous = true;
     } else {
       if (from < 0) from = lineStart;
       to = lineStart + l.text.length;
-      buffer.push(l.text);
+      buffer?.push(l.text);
     }
   }
   flush();
