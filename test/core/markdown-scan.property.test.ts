@@ -131,6 +131,125 @@ describe('scheme URIs', () => {
   });
 });
 
+describe('scheme URIs anywhere in a line', () => {
+  it('equal the matches of the pattern the scanner replaced, columns included', () => {
+    const unit = fc.constantFrom(
+      'x://',
+      'ax://',
+      '+x://',
+      'a',
+      'Z',
+      '9',
+      '.',
+      '-',
+      '_',
+      '~',
+      '%',
+      '/',
+      ' ',
+      '{',
+      '<',
+      '\u00e9',
+      ':',
+    );
+    const pattern = /(?<![A-Za-z0-9+.-])x:\/\/[A-Za-z0-9._~/%+-]*/g;
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 24 }), (text) => {
+        const expected = [...text.matchAll(pattern)]
+          .filter((m) => !['{', '<'].includes(text[(m.index ?? 0) + m[0].length] ?? ''))
+          .map((m) => [m[0].replace(/[.,;:!?]+$/, '').replace(/\/$/, ''), (m.index ?? 0) + 1]);
+        expect(findSchemeUris(line(text), 'x').map((u) => [u.uri, u.column])).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/** `readLines` as it was written before its one-pass form: split, a regex replace and the fence pattern per line. */
+function oracleLines(body: string, firstLine = 1): MarkdownLine[] {
+  const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+  const out: MarkdownLine[] = [];
+  let fence: string | undefined;
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const text = (lines[i] ?? '').replace(/\r$/, '');
+    const match = FENCE.exec(text);
+    if (fence === undefined && match) {
+      fence = match[1]!;
+      out.push({ text, line: firstLine + i, fenced: true });
+      continue;
+    }
+    if (fence !== undefined) {
+      if (match && match[1]![0] === fence[0] && match[1]!.length >= fence.length && text.trim() === match[1])
+        fence = undefined;
+      out.push({ text, line: firstLine + i, fenced: true });
+      continue;
+    }
+    out.push({ text, line: firstLine + i, fenced: false });
+  }
+  return out;
+}
+
+/** Sections by the letter of the rule: each body the lines after its heading, `# ` lines dropped, joined, trimmed. */
+function oracleSections(body: string): { heading: string; body: string }[] {
+  const out: { heading: string; body: string }[] = [];
+  let heading = '';
+  let buffer: string[] = [];
+  const flush = () => {
+    const text = buffer.join('\n').trim();
+    if (heading !== '' || text !== '') out.push({ heading, body: text });
+  };
+  for (const l of oracleLines(body)) {
+    if (!l.fenced && /^# +/.test(l.text)) continue;
+    const match = l.fenced ? undefined : /^## +(.+?)\s*#*\s*$/.exec(l.text)?.[1];
+    if (match !== undefined) {
+      flush();
+      heading = match;
+      buffer = [];
+    } else buffer.push(l.text);
+  }
+  flush();
+  return out;
+}
+
+describe('lines and sections', () => {
+  const unit = fc.constantFrom(
+    '\n',
+    '\r',
+    '\r\n',
+    ' ',
+    '   ',
+    '```',
+    '~~~',
+    '`',
+    '~',
+    '# ',
+    '## ',
+    '#',
+    'a',
+    'b c',
+  );
+  it('readLines equals the split-and-replace definition, fences included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.integer({ min: 1, max: 5 }), (body, first) => {
+        expect(readLines(body, first)).toEqual(oracleLines(body, first));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('splitSections equals sections by the letter of the rule, slices or copies', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), (body) => {
+        expect(
+          splitSections(body, readLines(body)).map((s) => ({ heading: s.heading, body: s.body })),
+        ).toEqual(oracleSections(body));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 /** Pathological lines of about `size` characters, each with the number of links it holds. */
 function pathological(size: number): { name: string; text: string; links: number }[] {
   const repeat = (unit: string) => unit.repeat(Math.ceil(size / unit.length));
