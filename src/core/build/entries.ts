@@ -7,6 +7,7 @@ import { buildMimeType, formatTime, isTextual, readFileText, takeDigest } from '
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import type { ParsedDocument } from '../documents.js';
+import { isWhitespace } from '../markdown.js';
 import { type Memo, memoTable } from '../memo.js';
 import { BASE_PATH, SKILL_BODY } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
@@ -235,11 +236,30 @@ export function buildTemplates(scheme: string): ResourceTemplateEntry[] {
   ];
 }
 
+/**
+ * The non-blank parts, each trimmed with its whitespace runs collapsed to one space, joined by spaces (with
+ * `join`: the result is kept, and a flat string is smaller than a concatenation).
+ */
 function joinSentences(parts: readonly (string | undefined)[]): string {
-  return parts
-    .filter((p): p is string => p !== undefined && p.trim() !== '')
-    .map((p) => p.trim().replace(/\s+/g, ' '))
-    .join(' ');
+  const kept: string[] = [];
+  for (const p of parts) {
+    if (p === undefined) continue;
+    const part = collapseWhitespace(p.trim());
+    if (part !== '') kept.push(part);
+  }
+  return kept.length === 1 ? kept[0]! : kept.join(' ');
+}
+
+/**
+ * What `text.replace(/\s+/g, ' ')` answers, without running the pattern on text that has nothing to collapse
+ * (most descriptions: single spaces only).
+ */
+function collapseWhitespace(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 ? isWhitespace(text.charCodeAt(i + 1)) : isWhitespace(c)) return text.replace(/\s+/g, ' ');
+  }
+  return text;
 }
 
 /**
