@@ -175,7 +175,7 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
   }
   // Findings, not serving rules: the document is served whatever they say. The body is linted even when the
   // front matter failed, like the title check above.
-  diagnostics.push(...lintDocument(path, text, lines, bodyLine, memo));
+  diagnostics.push(...lintDocument(path, text, lines, bodyLine));
   if (!servable || description === undefined || body === undefined) {
     return fm.kind === 'ok'
       ? { keys: { path, extraKeys: extraKeys ?? NO_EXTRA_KEYS }, diagnostics }

@@ -35,11 +35,15 @@ export function findLinks(lines: readonly MarkdownLine[], memo: Memo = NO_MEMO):
   return found;
 }
 
-function scanLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
+/**
+ * `findLinks` without the memo, for lines that live only as long as one parse (a document's): remembering them
+ * by a key that dies at once would cost a table entry per file and find nothing.
+ */
+export function scanLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
   const links: MarkdownLink[] = [];
   for (const l of lines) {
     // Most lines hold no link at all; skip them before any scan runs (a 10,000-document tree has a million).
-    if (l.fenced || (!l.text.includes('](') && !l.text.includes(']:'))) continue;
+    if (l.fenced || !holdsLinkMark(l.text)) continue;
     const text = maskCodeSpans(l.text);
     const definition = REFERENCE_DEFINITION.exec(text);
     if (definition) {
@@ -51,6 +55,15 @@ function scanLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
     });
   }
   return links;
+}
+
+/** Whether `text` holds `](` or `]:`: one search for `]` (rare in prose) instead of one per mark. */
+function holdsLinkMark(text: string): boolean {
+  for (let at = text.indexOf(']'); at !== -1; at = text.indexOf(']', at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    if (next === 0x28 || next === 0x3a) return true;
+  }
+  return false;
 }
 
 /** Counts the characters the linear scanners examine, for tests that check the work grows linearly. */

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { MarkdownLine } from '../markdown.js';
-import { findLinks } from '../markdown-links.js';
+import { findLinks, scanLinks } from '../markdown-links.js';
 import { type Memo, NO_MEMO } from '../memo.js';
 import {
   buildAnchors,
@@ -27,13 +27,12 @@ export function lintDocument(
   text: string,
   lines: readonly MarkdownLine[],
   bodyLine: number,
-  memo: Memo = NO_MEMO,
 ): Diagnostic[] {
   let anchors: ReadonlySet<string> | undefined;
   return [
     ...lintLineEndings(file, text, bodyLine - 1),
     ...lintFence(file, findUnclosedFence(lines)),
-    ...lintLinks(file, findLinks(lines, memo), (pathPart) => {
+    ...lintLinks(file, scanLinks(lines), (pathPart) => {
       if (pathPart !== '') return undefined;
       anchors ??= buildAnchors(lines);
       return anchors;
