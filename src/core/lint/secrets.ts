@@ -111,6 +111,20 @@ function scanHyphens(text: string, out: Candidate[]): void {
       }
       continue;
     }
+    // Every shape below ends its prefix in one of these letters (glpa`t`, xox`b`/`a`/`p`/`r`/`s`, xap`p`,
+    // s`k`): a hyphen after anything else (most, in prose and lists) is passed over without a comparison.
+    const before = text.charCodeAt(i - 1);
+    if (
+      before !== 0x74 &&
+      before !== 0x6b &&
+      before !== 0x70 &&
+      before !== 0x62 &&
+      before !== 0x61 &&
+      before !== 0x72 &&
+      before !== 0x73
+    ) {
+      continue;
+    }
     if (i >= 5 && text.startsWith('glpat', i - 5) && startsWord(text, i - 5)) {
       const end = runEnd(text, i + 1, isTokenChar);
       if (end - i - 1 >= 20) out.push({ kind: 'a GitLab token', start: i - 5, end, prefix: 6 });
