@@ -14,7 +14,9 @@ import {
   type MarkdownLine,
   readLines,
   type SectionRange,
+  selectLines,
 } from './markdown.js';
+import { findLinkMark, holdsLinkMark } from './markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
 import type { SourceFile } from './types.js';
@@ -175,7 +177,9 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
   }
   // Findings, not serving rules: the document is served whatever they say. The body is linted even when the
   // front matter failed, like the title check above.
-  diagnostics.push(...lintDocument(path, text, lines, bodyLine));
+  const linkLines =
+    body === undefined ? [] : selectLines(body, lines, (from) => findLinkMark(body, from), holdsLinkMark);
+  diagnostics.push(...lintDocument(path, text, lines, linkLines, bodyLine));
   if (!servable || description === undefined || body === undefined) {
     return fm.kind === 'ok'
       ? { keys: { path, extraKeys: extraKeys ?? NO_EXTRA_KEYS }, diagnostics }
@@ -191,7 +195,14 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
     extraKeys: extraKeys ?? NO_EXTRA_KEYS,
     bodyStart: text.length - body.length,
-    uriLines: keepLines(lines.filter((l) => l.text.includes('://'))),
+    uriLines: keepLines(
+      selectLines(
+        body,
+        lines,
+        (from) => body.indexOf('://', from),
+        (line) => line.includes('://'),
+      ),
+    ),
     sections: findSections(body, lines, text.length - body.length),
   };
   return { document, keys: document, diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics };

@@ -58,12 +58,17 @@ export function scanLinks(lines: readonly MarkdownLine[]): MarkdownLink[] {
 }
 
 /** Whether `text` holds `](` or `]:`: one search for `]` (rare in prose) instead of one per mark. */
-function holdsLinkMark(text: string): boolean {
-  for (let at = text.indexOf(']'); at !== -1; at = text.indexOf(']', at + 1)) {
+export function holdsLinkMark(text: string): boolean {
+  return findLinkMark(text, 0) !== -1;
+}
+
+/** Where the first `](` or `]:` at or after `from` in `text` starts, or -1. */
+export function findLinkMark(text: string, from: number): number {
+  for (let at = text.indexOf(']', from); at !== -1; at = text.indexOf(']', at + 1)) {
     const next = text.charCodeAt(at + 1);
-    if (next === 0x28 || next === 0x3a) return true;
+    if (next === 0x28 || next === 0x3a) return at;
   }
-  return false;
+  return -1;
 }
 
 /** Counts the characters the linear scanners examine, for tests that check the work grows linearly. */

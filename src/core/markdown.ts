@@ -61,6 +61,35 @@ function canBeFence(text: string): boolean {
 }
 
 /**
+ * The lines of `lines` (`readLines(body, …)`) that hold a hit: `next(from)` answers where the first hit at or
+ * after `from` starts in `body` (-1: none), a hit being a run without a line break. The body is searched, not
+ * each line: the lines are walked by their lengths up to the last hit, with no search per line. A body with a
+ * carriage return (whose lines are shorter than their runs) is tested line by line with `holds`.
+ */
+export function selectLines(
+  body: string,
+  lines: readonly MarkdownLine[],
+  next: (from: number) => number,
+  holds: (text: string) => boolean,
+): MarkdownLine[] {
+  let hit = next(0);
+  if (hit === -1) return [];
+  if (body.includes('\r')) return lines.filter((l) => holds(l.text));
+  const out: MarkdownLine[] = [];
+  let at = 0;
+  for (const l of lines) {
+    const end = at + l.text.length;
+    if (hit <= end) {
+      out.push(l);
+      hit = next(end + 1);
+      if (hit === -1) break;
+    }
+    at = end + 1;
+  }
+  return out;
+}
+
+/**
  * `lines` with their text copied, for lines kept after the parse: a line is a slice of the file's text, and a
  * kept slice keeps the whole text alive.
  */
@@ -159,16 +188,13 @@ export function findSections(
   let at = 0;
   const flush = () => {
     if (buffer === undefined) {
-      const raw = from >= 0 ? body.slice(from, to) : '';
-      const trimmed = raw.trim();
-      if (heading === '' && trimmed === '') return;
-      const first = from < 0 ? 0 : from + raw.length - raw.trimStart().length;
-      sections.push({
-        heading: detachText(heading),
-        line: start,
-        from: offset + first,
-        to: offset + first + trimmed.length,
-      });
+      // The body trimmed is body[first, last): found by the characters `trim` drops, without slicing.
+      let first = Math.max(from, 0);
+      let last = from < 0 ? 0 : to;
+      while (first < last && isWhitespace(body.charCodeAt(first))) first++;
+      while (last > first && isWhitespace(body.charCodeAt(last - 1))) last--;
+      if (heading === '' && first === last) return;
+      sections.push({ heading: detachText(heading), line: start, from: offset + first, to: offset + last });
       return;
     }
     const text = buffer.join('\n').trim();

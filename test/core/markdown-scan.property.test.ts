@@ -15,11 +15,14 @@ import {
   type MarkdownLine,
   markdownInternals,
   readLines,
+  selectLines,
   splitSections,
 } from '../../src/core/markdown.js';
 import {
+  findLinkMark,
   findLinks,
   findSchemeUris,
+  holdsLinkMark,
   markdownLinkInternals,
   type ScanMeter,
 } from '../../src/core/markdown-links.js';
@@ -233,6 +236,27 @@ describe('lines and sections', () => {
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 40 }), fc.integer({ min: 1, max: 5 }), (body, first) => {
         expect(readLines(body, first)).toEqual(oracleLines(body, first));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('selectLines picks the lines a per-line test picks, from hits in the body', () => {
+    const marks = fc.constantFrom('\n', '\r\n', '\r', ' ', 'a', ']', '](', ']:', '(', ':', '://', '/', '```');
+    fc.assert(
+      fc.property(fc.string({ unit: marks, maxLength: 40 }), (body) => {
+        const lines = readLines(body, 3);
+        expect(selectLines(body, lines, (from) => findLinkMark(body, from), holdsLinkMark)).toEqual(
+          lines.filter((l) => l.text.includes('](') || l.text.includes(']:')),
+        );
+        expect(
+          selectLines(
+            body,
+            lines,
+            (from) => body.indexOf('://', from),
+            (text) => text.includes('://'),
+          ),
+        ).toEqual(lines.filter((l) => l.text.includes('://')));
       }),
       { numRuns: 5000 },
     );

@@ -18,21 +18,22 @@ import {
 import { lintSecrets, lintSecretsInText } from './text-rules.js';
 
 /**
- * Findings in a document: `text` is the whole file, `lines` its body from `readLines`, `bodyLine` the first
- * line after the front matter. Only fragments into the document itself are judged: a document's relative
+ * Findings in a document: `text` is the whole file, `lines` its body from `readLines`, `linkLines` those of
+ * them that hold `](` or `]:` (`selectLines`), `bodyLine` the first line after the front matter. Only fragments into the document itself are judged: a document's relative
  * links do not resolve to served files.
  */
 export function lintDocument(
   file: string,
   text: string,
   lines: readonly MarkdownLine[],
+  linkLines: readonly MarkdownLine[],
   bodyLine: number,
 ): Diagnostic[] {
   let anchors: ReadonlySet<string> | undefined;
   return [
     ...lintLineEndings(file, text, bodyLine - 1),
     ...lintFence(file, findUnclosedFence(lines)),
-    ...lintLinks(file, scanLinks(lines), (pathPart) => {
+    ...lintLinks(file, scanLinks(linkLines), (pathPart) => {
       if (pathPart !== '') return undefined;
       anchors ??= buildAnchors(lines);
       return anchors;
