@@ -55,23 +55,29 @@ function parseScope(text: string | undefined): ScopeRead {
     offsets ??= buildLineOffsets(text);
     return positionAt(offsets, offset);
   };
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, PARSE_OPTIONS);
-  if (errors.length > 0 || tree === undefined) {
-    return {
-      diagnostics: errors
-        .slice(0, 5)
-        .map((error) =>
-          diagnose(
-            codes.scopeJsonSyntax,
-            { error: printParseErrorCode(error.error) },
-            { file: SCOPE_FILE, ...at(error.offset) },
+  // Strict JSON (every valid scope file) is read by `JSON.parse`; the tree is parsed only for what it does not
+  // accept (to say why) and for a finding's position.
+  const strict = parseStrictJson(text);
+  let held: Node | undefined;
+  if (strict === undefined) {
+    const errors: ParseError[] = [];
+    held = parseTree(text, errors, PARSE_OPTIONS);
+    if (errors.length > 0 || held === undefined) {
+      return {
+        diagnostics: errors
+          .slice(0, 5)
+          .map((error) =>
+            diagnose(
+              codes.scopeJsonSyntax,
+              { error: printParseErrorCode(error.error) },
+              { file: SCOPE_FILE, ...at(error.offset) },
+            ),
           ),
-        ),
-      positionOf: () => undefined,
-    };
+        positionOf: () => undefined,
+      };
+    }
   }
-  let held: Node | undefined = tree;
+  const value = strict === undefined ? (getNodeValue(held!) as unknown) : strict.value;
   const positionOf = (path: readonly (string | number)[]) => {
     held ??= parseTree(text, [], PARSE_OPTIONS)!;
     for (let n = path.length; n >= 0; n--) {
@@ -81,7 +87,6 @@ function parseScope(text: string | undefined): ScopeRead {
     return undefined;
   };
   const diagnostics: Diagnostic[] = [];
-  const value = getNodeValue(tree) as unknown;
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && !('$schema' in value)) {
     diagnostics.push(
       diagnose(
@@ -128,6 +133,36 @@ const PARSE_OPTIONS = {
   allowTrailingComma: false,
   allowEmptyContent: false,
 } as const;
+
+/**
+ * What `getNodeValue(parseTree(text))` answers for text `JSON.parse` accepts (strict JSON, which jsonc-parser
+ * reads without an error under `PARSE_OPTIONS`): the same values, objects made without a prototype as
+ * jsonc-parser makes them. Undefined when `JSON.parse` refuses the text: the tree then says why, or reads what
+ * JSON does not allow but jsonc-parser does (other whitespace).
+ */
+function parseStrictJson(text: string): { readonly value: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return { value: withoutPrototypes(value) };
+}
+
+function withoutPrototypes(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = withoutPrototypes(value[i]);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) out[key] = withoutPrototypes((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+/** @internal For tests. */
+export const scopeInternals = { parseStrictJson };
 
 /** Cross-field rules the schema cannot state: declared scopes, known tools, unique ids. */
 function validateReferences(scope: ServerScope, positionOf: ScopeRead['positionOf']): Diagnostic[] {
