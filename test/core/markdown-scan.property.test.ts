@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildMarkdownFacts } from '../../src/core/lint/markdown-rules.js';
 import {
   findTitles,
   type MarkdownLine,
@@ -257,6 +258,9 @@ describe('lines and sections', () => {
             (text) => text.includes('://'),
           ),
         ).toEqual(lines.filter((l) => l.text.includes('://')));
+        expect(buildMarkdownFacts(body, lines).linkLines).toEqual(
+          lines.filter((l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://')),
+        );
       }),
       { numRuns: 5000 },
     );

@@ -5,8 +5,8 @@
  */
 import { decodeUtf8 } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { keepLines, type MarkdownLine, readLines } from '../markdown.js';
-import { type MarkdownLink, scanInlineLinks } from '../markdown-links.js';
+import { keepLines, type MarkdownLine, readLines, selectLines } from '../markdown.js';
+import { findLinkMark, holdsLinkMark, type MarkdownLink, scanInlineLinks } from '../markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 
 /** What the rules need of one Markdown file, kept in place of its lines (a tree has a million of them). */
@@ -26,7 +26,7 @@ export function readMarkdownFacts(bytes: Uint8Array, memo: Memo = NO_MEMO): Mark
   let facts = table.get(bytes);
   if (facts === undefined) {
     const text = decodeUtf8(bytes, memo);
-    facts = text === undefined ? null : buildMarkdownFacts(readLines(text));
+    facts = text === undefined ? null : buildMarkdownFacts(text, readLines(text));
     table.set(bytes, facts);
   }
   return facts ?? undefined;
@@ -47,14 +47,31 @@ export function readAnchors(bytes: Uint8Array, memo: Memo = NO_MEMO): ReadonlySe
   return anchors;
 }
 
-/** The facts of already split lines. */
-export function buildMarkdownFacts(lines: readonly MarkdownLine[]): MarkdownFacts {
+/** The facts of a Markdown text and its lines (`readLines(text)`). */
+export function buildMarkdownFacts(text: string, lines: readonly MarkdownLine[]): MarkdownFacts {
   const unclosed = findUnclosedFence(lines);
   return {
-    linkLines: keepLines(
-      lines.filter((l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://')),
-    ),
+    linkLines: keepLines(selectLines(text, lines, createLinkLineSearch(text), holdsLinkLineMark)),
     ...(unclosed === undefined ? {} : { unclosedFence: unclosed }),
+  };
+}
+
+/** Whether a line is one a link or URI check reads: it holds `](`, `]:` or `://`. */
+function holdsLinkLineMark(text: string): boolean {
+  return holdsLinkMark(text) || text.includes('://');
+}
+
+/**
+ * `next` for `selectLines`: the first `](`, `]:` or `://` at or after `from`. Each mark's last hit is kept and
+ * searched again only once `from` passes it, so the text is searched once per mark, not once per line.
+ */
+function createLinkLineSearch(text: string): (from: number) => number {
+  let link = -2;
+  let uri = -2;
+  return (from) => {
+    if (link !== -1 && link < from) link = findLinkMark(text, from);
+    if (uri !== -1 && uri < from) uri = text.indexOf('://', from);
+    return link === -1 ? uri : uri === -1 ? link : Math.min(link, uri);
   };
 }
 
