@@ -7,15 +7,8 @@ import { detachText, readFileText } from './content.js';
 import { codes, type Diagnostic, diagnose, NO_DIAGNOSTICS } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
-import {
-  findSections,
-  findTitles,
-  keepLines,
-  type MarkdownLine,
-  readLines,
-  type SectionRange,
-  selectLines,
-} from './markdown.js';
+import { keepLines, type MarkdownLine, type SectionRange } from './markdown.js';
+import { scanBody } from './markdown-body.js';
 import { findLinkMark, holdsLinkMark } from './markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
@@ -164,8 +157,8 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     } else description = value.trim();
   }
   // The body is checked even when the front matter failed: its findings are independent of it.
-  const lines = body === undefined ? [] : readLines(body, bodyLine);
-  const titles = findTitles(lines);
+  const scan = body === undefined ? undefined : scanBody(body, bodyLine, text.length - body.length);
+  const titles = scan?.titles ?? [];
   if (body !== undefined && titles.length !== 1) {
     diagnostics.push(
       diagnose(
@@ -177,9 +170,10 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
   }
   // Findings, not serving rules: the document is served whatever they say. The body is linted even when the
   // front matter failed, like the title check above.
-  const linkLines =
-    body === undefined ? [] : selectLines(body, lines, (from) => findLinkMark(body, from), holdsLinkMark);
-  diagnostics.push(...lintDocument(path, text, lines, linkLines, bodyLine));
+  if (scan !== undefined && body !== undefined) {
+    const linkLines = scan.select((from) => findLinkMark(body, from), holdsLinkMark);
+    diagnostics.push(...lintDocument(path, text, scan, linkLines, bodyLine));
+  } else diagnostics.push(...lintDocument(path, text, undefined, [], bodyLine));
   if (!servable || description === undefined || body === undefined) {
     return fm.kind === 'ok'
       ? { keys: { path, extraKeys: extraKeys ?? NO_EXTRA_KEYS }, diagnostics }
@@ -196,14 +190,12 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     extraKeys: extraKeys ?? NO_EXTRA_KEYS,
     bodyStart: text.length - body.length,
     uriLines: keepLines(
-      selectLines(
-        body,
-        lines,
+      scan!.select(
         (from) => body.indexOf('://', from),
         (line) => line.includes('://'),
       ),
     ),
-    sections: findSections(body, lines, text.length - body.length),
+    sections: scan!.sections,
   };
   return { document, keys: document, diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics };
 }

@@ -14,7 +14,8 @@ export interface MarkdownLine {
   readonly fenced: boolean;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A line that opens or closes a code fence (CommonMark: up to three spaces, three or more ` or ~). */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * Splits `body` into lines (`\n`, a trailing `\r` dropped), marking those inside fenced code blocks. One pass of

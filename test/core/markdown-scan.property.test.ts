@@ -10,8 +10,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildMarkdownFacts } from '../../src/core/lint/markdown-rules.js';
+import { buildMarkdownFacts, findUnclosedFence } from '../../src/core/lint/markdown-rules.js';
 import {
+  findSections,
   findTitles,
   type MarkdownLine,
   markdownInternals,
@@ -19,6 +20,7 @@ import {
   selectLines,
   splitSections,
 } from '../../src/core/markdown.js';
+import { scanBody } from '../../src/core/markdown-body.js';
 import {
   findLinkMark,
   findLinks,
@@ -262,6 +264,52 @@ describe('lines and sections', () => {
           lines.filter((l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://')),
         );
       }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('scanBody answers what readLines, findTitles, findSections and selectLines answer', () => {
+    const units = fc.constantFrom(
+      '\n',
+      '\r\n',
+      ' ',
+      '   ',
+      '```',
+      '~~~',
+      '`',
+      '# ',
+      '## ',
+      '#',
+      'a',
+      ']',
+      '](',
+      ']:',
+      '://',
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit: units, maxLength: 48 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 9 }),
+        (body, first, offset) => {
+          const lines = readLines(body, first);
+          const scan = scanBody(body, first, offset);
+          expect(scan.titles).toEqual(findTitles(lines));
+          expect(scan.sections).toEqual(findSections(body, lines, offset));
+          expect(scan.lastFenced).toBe(lines[lines.length - 1]!.fenced);
+          expect(findUnclosedFence(scan.lines())).toBe(findUnclosedFence(lines));
+          const marks = (text: string) => text.includes('](') || text.includes(']:');
+          expect(scan.select((from) => findLinkMark(body, from), holdsLinkMark)).toEqual(
+            lines.filter((l) => marks(l.text)),
+          );
+          expect(
+            scan.select(
+              (from) => body.indexOf('://', from),
+              (text) => text.includes('://'),
+            ),
+          ).toEqual(lines.filter((l) => l.text.includes('://')));
+        },
+      ),
       { numRuns: 5000 },
     );
   });

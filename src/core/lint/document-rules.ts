@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { MarkdownLine } from '../markdown.js';
+import type { BodyScan } from '../markdown-body.js';
 import { findLinks, scanLinks } from '../markdown-links.js';
 import { type Memo, NO_MEMO } from '../memo.js';
 import {
@@ -18,24 +19,25 @@ import {
 import { lintSecrets, lintSecretsInText } from './text-rules.js';
 
 /**
- * Findings in a document: `text` is the whole file, `lines` its body from `readLines`, `linkLines` those of
- * them that hold `](` or `]:` (`selectLines`), `bodyLine` the first line after the front matter. Only fragments into the document itself are judged: a document's relative
- * links do not resolve to served files.
+ * Findings in a document: `text` is the whole file, `body` the scan of its body (undefined when it has none),
+ * `linkLines` the body's lines that hold `](` or `]:`, `bodyLine` the first line after the front matter. Only
+ * fragments into the document itself are judged: a document's relative links do not resolve to served files.
  */
 export function lintDocument(
   file: string,
   text: string,
-  lines: readonly MarkdownLine[],
+  body: BodyScan | undefined,
   linkLines: readonly MarkdownLine[],
   bodyLine: number,
 ): Diagnostic[] {
   let anchors: ReadonlySet<string> | undefined;
   return [
     ...lintLineEndings(file, text, bodyLine - 1),
-    ...lintFence(file, findUnclosedFence(lines)),
+    // Only a body whose last line is fenced can leave a fence open: its lines are split for that rule alone.
+    ...lintFence(file, body?.lastFenced ? findUnclosedFence(body.lines()) : undefined),
     ...lintLinks(file, scanLinks(linkLines), (pathPart) => {
       if (pathPart !== '') return undefined;
-      anchors ??= buildAnchors(lines);
+      anchors ??= buildAnchors(body?.lines() ?? []);
       return anchors;
     }),
     ...lintSecretsInText(file, text),

@@ -1,0 +1,184 @@
+/**
+ * One pass over a document's body for what its parse needs — the `# ` titles, the `## ` sections, whether the
+ * last line is inside a code fence, and the few lines a check keeps — without an object and a string per line:
+ * a corpus of 10,000 documents has a million lines, and splitting them into `MarkdownLine`s was a fifth of
+ * everything a cold build allocated. Answers exactly what `readLines` followed by `findTitles`, `findSections`
+ * and `selectLines` answer (test/core/markdown-scan.property.test.ts holds it to that); a body with a carriage
+ * return takes that path itself.
+ */
+import { detachText } from './content.js';
+import {
+  FENCE,
+  findSections,
+  findTitles,
+  isWhitespace,
+  type MarkdownLine,
+  readHeadingText,
+  readLines,
+  type SectionRange,
+  selectLines,
+} from './markdown.js';
+
+export interface BodyScan {
+  /** `findTitles(readLines(body, firstLine))`. */
+  readonly titles: readonly { readonly text: string; readonly line: number }[];
+  /** `findSections(body, lines, offset)`. */
+  readonly sections: readonly SectionRange[];
+  /** Whether the last line is inside a code fence (then a fence may be unclosed). */
+  readonly lastFenced: boolean;
+  /** `selectLines(body, lines, next, holds)`: only these lines become objects. */
+  select(next: (from: number) => number, holds: (text: string) => boolean): MarkdownLine[];
+  /** Every line, `readLines(body, firstLine)`, split on the first ask (a rare rule needs them all). */
+  lines(): readonly MarkdownLine[];
+}
+
+/** Scans `body`, whose first line is file line `firstLine` and which ends at `offset` of the file's text. */
+export function scanBody(body: string, firstLine: number, offset: number): BodyScan {
+  if (body.includes('\r')) return scanSplit(body, firstLine, offset);
+  /** Where each line starts; a line ends one character before the next starts (at its `\n`). */
+  let starts = new Int32Array(Math.max(16, body.length >> 5));
+  let count = 0;
+  /** The fenced lines, as pairs of line indexes [first, last] (few per document: one pair per code block). */
+  const fences: number[] = [];
+  let lastFenced = false;
+  const titles: { text: string; line: number }[] = [];
+  const sections: SectionRange[] = [];
+  let fence: string | undefined;
+  // The section being read: as in `findSections`, a body is one run of the text [from, to) unless a `# ` line
+  // breaks it, from when on its lines are kept in `buffer`.
+  let heading = '';
+  let headingLine = firstLine;
+  let from = -1;
+  let to = -1;
+  let buffer: string[] | undefined;
+  const flush = () => {
+    if (buffer === undefined) {
+      let first = Math.max(from, 0);
+      let last = from < 0 ? 0 : to;
+      while (first < last && isWhitespace(body.charCodeAt(first))) first++;
+      while (last > first && isWhitespace(body.charCodeAt(last - 1))) last--;
+      if (heading === '' && first === last) return;
+      sections.push({
+        heading: detachText(heading),
+        line: headingLine,
+        from: offset + first,
+        to: offset + last,
+      });
+      return;
+    }
+    const text = buffer.join('\n').trim();
+    if (heading !== '' || text !== '')
+      sections.push({
+        heading: detachText(heading),
+        line: headingLine,
+        from: -1,
+        to: -1,
+        body: detachText(text),
+      });
+  };
+  let start = 0;
+  for (let line = firstLine; ; line++) {
+    const newline = body.indexOf('\n', start);
+    const stop = newline === -1 ? body.length : newline;
+    let inFence = fence !== undefined;
+    if (canBeFenceAt(body, start)) {
+      const text = body.slice(start, stop);
+      const match = FENCE.exec(text);
+      if (fence === undefined && match) {
+        fence = match[1]!;
+        fences.push(count, -1);
+        inFence = true;
+      } else if (
+        fence !== undefined &&
+        match &&
+        match[1]![0] === fence[0] &&
+        match[1]!.length >= fence.length &&
+        text.trim() === match[1]
+      ) {
+        fence = undefined;
+        fences[fences.length - 1] = count;
+      }
+    }
+    lastFenced = inFence;
+    if (count === starts.length) {
+      const grown = new Int32Array(starts.length * 2);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[count++] = start;
+    let bodyLine = true;
+    if (!inFence && body.charCodeAt(start) === 0x23) {
+      const text = body.slice(start, stop);
+      const title = readHeadingText(text, 1);
+      if (title !== undefined) titles.push({ text: title, line });
+      if (text.charCodeAt(1) === 0x20) {
+        // A `# ` line: never part of a section, and the section it interrupts is no longer one run.
+        if (from >= 0 && buffer === undefined) buffer = body.slice(from, to).split('\n');
+        bodyLine = false;
+      } else {
+        const match = readHeadingText(text, 2);
+        if (match !== undefined) {
+          flush();
+          heading = match;
+          headingLine = line;
+          buffer = undefined;
+          from = -1;
+          bodyLine = false;
+        }
+      }
+    }
+    if (bodyLine) {
+      if (from < 0) from = start;
+      to = stop;
+      buffer?.push(body.slice(start, stop));
+    }
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  flush();
+  if (fence !== undefined) fences[fences.length - 1] = count - 1;
+  let all: readonly MarkdownLine[] | undefined;
+  return {
+    titles,
+    sections,
+    lastFenced,
+    select(next) {
+      const out: MarkdownLine[] = [];
+      let hit = next(0);
+      let pair = 0;
+      for (let i = 0; hit !== -1 && i < count; i++) {
+        const end = i + 1 < count ? starts[i + 1]! - 1 : body.length;
+        if (hit > end) continue;
+        while (pair < fences.length && fences[pair + 1]! < i) pair += 2;
+        const fenced = pair < fences.length && fences[pair]! <= i;
+        out.push({ text: body.slice(starts[i]!, end), line: firstLine + i, fenced });
+        hit = next(end + 1);
+      }
+      return out;
+    },
+    lines: () => {
+      all ??= readLines(body, firstLine);
+      return all;
+    },
+  };
+}
+
+/** The same answers through `readLines`, for a body whose lines lost carriage returns (no offsets hold there). */
+function scanSplit(body: string, firstLine: number, offset: number): BodyScan {
+  const lines = readLines(body, firstLine);
+  return {
+    titles: findTitles(lines),
+    sections: findSections(body, lines, offset),
+    lastFenced: lines[lines.length - 1]!.fenced,
+    select: (next, holds) => selectLines(body, lines, next, holds),
+    lines: () => lines,
+  };
+}
+
+/** `canBeFence` (markdown.ts) of the line starting at `start`, read in place. */
+function canBeFenceAt(body: string, start: number): boolean {
+  let i = start;
+  while (i < start + 3 && body.charCodeAt(i) === 0x20) i++;
+  const c = body.charCodeAt(i);
+  return c === 0x60 || c === 0x7e;
+}
