@@ -93,32 +93,32 @@ export function scanInlineLinks(
   meter?: ScanMeter,
 ): void {
   const n = text.length;
-  const notDestination = (c: number) => c === 0x29 || isWhitespace(c);
-  const runEnd = createFinder(text, notDestination, meter);
-  const closeAngle = createFinder(text, (c) => c === 0x3e, meter);
-  // Titles after an angle-bracket destination and after a plain one, each scanned forward only.
-  const titleEnds = [0, 1].map(() => ({
-    double: createFinder(text, (c) => c === 0x22, meter),
-    single: createFinder(text, (c) => c === 0x27, meter),
-    paren: createFinder(text, (c) => c === 0x29, meter),
-  }));
-  const closes = new Map<number, number>();
+  // The finders and the memo of closes are made on first use: most lines scanned hold a `](` and one link, and
+  // each finder's state is its own, so making one later changes no answer.
+  let runEnd: ((from: number) => number) | undefined;
+  let closeAngle: ((from: number) => number) | undefined;
+  // Titles after an angle-bracket destination and after a plain one (`path` 0 and 1), each scanned forward only:
+  // by path, the finders of `"`, `'` and `)`.
+  const titleEnds: (((from: number) => number) | undefined)[] = [];
+  const titleCloser = [0x22, 0x27, 0x29];
+  let closes: Map<number, number> | undefined;
   /** Where a link whose destination ends at `k` ends (after its `)`), or -1: optional title, spaces, `)`. */
   const close = (k: number, path: number): number => {
+    closes ??= new Map();
     const cached = closes.get(k);
     if (cached !== undefined) return cached;
     const m = skipWhitespace(text, k, meter);
     let end = -1;
     if (m > k) {
       const c = text.charCodeAt(m);
-      const finder =
-        c === 0x22
-          ? titleEnds[path]!.double
-          : c === 0x27
-            ? titleEnds[path]!.single
-            : c === 0x28
-              ? titleEnds[path]!.paren
-              : undefined;
+      const kind = c === 0x22 ? 0 : c === 0x27 ? 1 : c === 0x28 ? 2 : -1;
+      let finder: ((from: number) => number) | undefined;
+      if (kind !== -1) {
+        const slot = path * 3 + kind;
+        const closer = titleCloser[kind]!;
+        titleEnds[slot] ??= createFinder(text, (ch) => ch === closer, meter);
+        finder = titleEnds[slot];
+      }
       const quote = finder ? finder(m + 1) : -1;
       if (quote !== -1) {
         const after = skipWhitespace(text, quote + 1, meter);
@@ -150,6 +150,7 @@ export function scanInlineLinks(
       const q = skipWhitespace(text, e + 2, meter);
       if (q < n) {
         if (text.charCodeAt(q) === 0x3c) {
+          closeAngle ??= createFinder(text, (c) => c === 0x3e, meter);
           const gt = closeAngle(q + 1);
           if (gt !== -1) {
             matchEnd = close(gt + 1, 0);
@@ -160,6 +161,7 @@ export function scanInlineLinks(
           }
         }
         if (matchEnd === -1) {
+          runEnd ??= createFinder(text, (c) => c === 0x29 || isWhitespace(c), meter);
           const d = runEnd(q);
           const stop = d === -1 ? n : d;
           // A shorter destination would be followed by a character that is neither a space nor `)`: no match.
