@@ -6,12 +6,11 @@
  * and `selectLines` answer (test/core/markdown-scan.property.test.ts holds it to that); a body with a carriage
  * return takes that path itself.
  */
-import { detachText } from './content.js';
 import {
+  buildSection,
   FENCE,
   findSections,
   findTitles,
-  isWhitespace,
   type MarkdownLine,
   readHeadingText,
   readLines,
@@ -52,29 +51,8 @@ export function scanBody(body: string, firstLine: number, offset: number): BodyS
   let to = -1;
   let buffer: string[] | undefined;
   const flush = () => {
-    if (buffer === undefined) {
-      let first = Math.max(from, 0);
-      let last = from < 0 ? 0 : to;
-      while (first < last && isWhitespace(body.charCodeAt(first))) first++;
-      while (last > first && isWhitespace(body.charCodeAt(last - 1))) last--;
-      if (heading === '' && first === last) return;
-      sections.push({
-        heading: detachText(heading),
-        line: headingLine,
-        from: offset + first,
-        to: offset + last,
-      });
-      return;
-    }
-    const text = buffer.join('\n').trim();
-    if (heading !== '' || text !== '')
-      sections.push({
-        heading: detachText(heading),
-        line: headingLine,
-        from: -1,
-        to: -1,
-        body: detachText(text),
-      });
+    const section = buildSection(body, offset, heading, headingLine, from, to, buffer);
+    if (section !== undefined) sections.push(section);
   };
   let start = 0;
   for (let line = firstLine; ; line++) {

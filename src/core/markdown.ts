@@ -188,19 +188,8 @@ export function findSections(
   let to = -1;
   let at = 0;
   const flush = () => {
-    if (buffer === undefined) {
-      // The body trimmed is body[first, last): found by the characters `trim` drops, without slicing.
-      let first = Math.max(from, 0);
-      let last = from < 0 ? 0 : to;
-      while (first < last && isWhitespace(body.charCodeAt(first))) first++;
-      while (last > first && isWhitespace(body.charCodeAt(last - 1))) last--;
-      if (heading === '' && first === last) return;
-      sections.push({ heading: detachText(heading), line: start, from: offset + first, to: offset + last });
-      return;
-    }
-    const text = buffer.join('\n').trim();
-    if (heading !== '' || text !== '')
-      sections.push({ heading: detachText(heading), line: start, from: -1, to: -1, body: detachText(text) });
+    const section = buildSection(body, offset, heading, start, from, to, buffer);
+    if (section !== undefined) sections.push(section);
   };
   for (const l of lines) {
     const lineStart = at;
@@ -226,6 +215,33 @@ export function findSections(
   flush();
   // Kept with the parse: an exact copy, not the pushed array (whose backing store has room for 17 or more).
   return sections.length === 0 ? NO_SECTIONS : sections.slice();
+}
+
+/**
+ * The section read so far, or undefined when it is blank and has no heading: its body is `body[from, to)`
+ * trimmed (`from` -1: empty), found by the characters `trim` drops, without slicing; or, when `buffer` holds its
+ * lines (the body is not one run of the text), those lines joined and trimmed, copied.
+ */
+export function buildSection(
+  body: string,
+  offset: number,
+  heading: string,
+  line: number,
+  from: number,
+  to: number,
+  buffer: readonly string[] | undefined,
+): SectionRange | undefined {
+  if (buffer === undefined) {
+    let first = Math.max(from, 0);
+    let last = from < 0 ? 0 : to;
+    while (first < last && isWhitespace(body.charCodeAt(first))) first++;
+    while (last > first && isWhitespace(body.charCodeAt(last - 1))) last--;
+    if (heading === '' && first === last) return undefined;
+    return { heading: detachText(heading), line, from: offset + first, to: offset + last };
+  }
+  const text = buffer.join('\n').trim();
+  if (heading === '' && text === '') return undefined;
+  return { heading: detachText(heading), line, from: -1, to: -1, body: detachText(text) };
 }
 
 /** The section `range` describes, read from the text its ranges index. */
