@@ -11,6 +11,7 @@ import {
   FENCE,
   findSections,
   findTitles,
+  keepSections,
   type MarkdownLine,
   readHeadingText,
   readLines,
@@ -118,7 +119,7 @@ export function scanBody(body: string, firstLine: number, offset: number): BodyS
   let all: readonly MarkdownLine[] | undefined;
   return {
     titles,
-    sections,
+    sections: keepSections(sections),
     lastFenced,
     select(next) {
       const out: MarkdownLine[] = [];

@@ -213,7 +213,14 @@ export function findSections(
     }
   }
   flush();
-  // Kept with the parse: an exact copy, not the pushed array (whose backing store has room for 17 or more).
+  return keepSections(sections);
+}
+
+/**
+ * `sections` as kept with a parse: an exact copy, not the pushed array (whose backing store has room for 17 or
+ * more), or the one shared empty list.
+ */
+export function keepSections(sections: readonly SectionRange[]): readonly SectionRange[] {
   return sections.length === 0 ? NO_SECTIONS : sections.slice();
 }
 
