@@ -89,13 +89,18 @@ describe('companion dev on a real terminal', () => {
       await dev.waitFor('no $VISUAL or $EDITOR set: knowledge/', 'the link to the file');
 
       dev.resize(120, 40);
-      // Wider shows more: the rows Ink redraws for 120 columns run past column 80.
+      // Wider shows more: the rows Ink redraws for 120 columns run past column 80, and the footer keeps the link.
+      // Waited for as one frame: a resize clears the screen and redraws it, and a loaded machine can show the
+      // terminal between the first rows of that redraw and its footer.
+      const link = 'no $VISUAL or $EDITOR set: knowledge/documents/any/workflow/broken.md:1';
       screen = await dev.waitFor(
-        (text) => text.includes('[2 Problems') && text.split('\n').some((line) => line.length > 80),
-        'the redraw at 120 columns',
+        (text) =>
+          text.includes('[2 Problems') &&
+          text.split('\n').some((line) => line.length > 80) &&
+          text.includes(link),
+        'the redraw at 120 columns, its footer with the link included',
       );
       expect(screen.split('\n')).toHaveLength(40);
-      expect(screen).toContain('no $VISUAL or $EDITOR set: knowledge/documents/any/workflow/broken.md:1');
 
       dev.type('?');
       await dev.waitFor('Tab / Shift+Tab', 'the key help');
@@ -194,11 +199,13 @@ describe('companion dev on a real terminal', () => {
   }, async () => {
     const project = createProject();
     project.write('knowledge/documents/any/workflow/broken.md', '---\ntitle: Broken\n---\nNo heading.\n');
-    // An "editor" that says what it was asked to open and reads one key from the terminal it was handed.
+    // An "editor" that says what it was asked to open and reads one line from the terminal it was handed: all of
+    // it, as a real editor takes what it is typed (`head -c 1` left the line's end for the dashboard, which could
+    // read it together with the next key, "\nq", as one pasted input instead of q).
     const record = project.path('editor-args.txt');
     project.write(
       'editor.sh',
-      `#!/bin/sh\necho "$@" > "${record}"\nprintf 'EDITOR OPEN\\n'\nhead -c 1 > /dev/null\n`,
+      `#!/bin/sh\necho "$@" > "${record}"\nprintf 'EDITOR OPEN\\n'\nread -r line\n`,
     );
     chmodSync(project.path('editor.sh'), 0o755);
     const dev = spawnDevPty(['dev', '--root', project.root, '--port', '0'], {
