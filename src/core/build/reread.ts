@@ -85,9 +85,12 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     const key: CheckKey = `d:${path}`;
     const before = documentUnits.get(path);
     const presenceBefore = full ? 'absent' : documentPresence(documentUnits, path, previousProblems);
-    if (before?.content) editor.delete(before.content.uri);
-    good.delete(path);
-    heldUnits.delete(key);
+    // A full derive starts from empty tables: nothing of this document to drop.
+    if (!full) {
+      if (before?.content) editor.delete(before.content.uri);
+      good.delete(path);
+      heldUnits.delete(key);
+    }
     const unit = readDocumentUnit(id, path, files.get(path), context);
     if (unit === undefined) documentUnits.delete(path);
     else {
