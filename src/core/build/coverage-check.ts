@@ -38,11 +38,18 @@ export function checkCoverage(input: CoverageInput): CoverageFindings {
   const skillScopes = new Map<string, string>();
   const parsedDocuments = servedDocumentPaths.map((path) => documentUnits.get(path)!.document!);
   const documentsById = new Map(parsedDocuments.map((d) => [d.id, d]));
-  const documentIdsOnDisk = new Set<string>();
-  for (const path of [...documentUnits.keys(), ...problems.keys()]) {
-    const id = buildDocumentId(path);
-    if (id !== undefined) documentIdsOnDisk.add(id);
-  }
+  // Made for the first id a topic names that no served document has: most builds have none.
+  let documentIdsOnDisk: Set<string> | undefined;
+  const isDocumentOnDisk = (id: string): boolean => {
+    if (documentIdsOnDisk === undefined) {
+      documentIdsOnDisk = new Set();
+      for (const path of [...documentUnits.keys(), ...problems.keys()]) {
+        const onDisk = buildDocumentId(path);
+        if (onDisk !== undefined) documentIdsOnDisk.add(onDisk);
+      }
+    }
+    return documentIdsOnDisk.has(id);
+  };
   const servedSkills = new Set(servedSkillIds);
   const draftSkills = new Set<string>();
   for (const unit of skillUnits.values()) if (unit.skill?.draft) draftSkills.add(unit.id);
@@ -59,7 +66,7 @@ export function checkCoverage(input: CoverageInput): CoverageFindings {
       const where = () => ({ file: SCOPE_FILE, ...positionOf(['topics', i, 'documents', j]) });
       const document = documentsById.get(id);
       if (!document) {
-        if (!documentIdsOnDisk.has(id) && !availability.unavailableAt(`${DOCUMENTS_DIR}${id}.md`)) {
+        if (!isDocumentOnDisk(id) && !availability.unavailableAt(`${DOCUMENTS_DIR}${id}.md`)) {
           diagnostics.push(diagnose(codes.unknownDocument, { topic: topic.id, id }, where()));
         }
         return;

@@ -185,11 +185,8 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
 
     // Links: the touched units, and every group mentioning a document or skill that appeared or vanished.
     for (const owner of changes.owners) for (const key of links.mentioning(owner)) changes.recheck.add(key);
-    if (full) {
-      for (const path of lists.documentPaths) changes.recheck.add(`d:${path}`);
-      for (const id of lists.skillIds) changes.recheck.add(`s:${id}`);
-      changes.recheck.add('b');
-    }
+    // A full derive touched every document and skill, and reading each noted it already; base.md's group too.
+    if (full) changes.recheck.add('b');
     const isServed = createServedCheck(editor, f, documentUnits, skillUnits, availability.problems);
     const linkContext = {
       frame: f,

@@ -60,21 +60,27 @@ export function createLinkChecks(): LinkChecks {
   const findings = new Map<CheckKey, readonly Diagnostic[]>();
   /** Which checked groups mention a URI owned by a document (`d:<id>`) or a skill (`s:<id>`). */
   const mentionedBy = new Map<string, Set<CheckKey>>();
-  const mentionsOf = new Map<CheckKey, readonly string[]>();
+  /** Each group's entries of `mentionedBy` (the sets, not the owners: a group's owner strings die with its check). */
+  const mentionsOf = new Map<CheckKey, readonly Set<CheckKey>[]>();
   return {
     findings,
     mentioning: (owner) => mentionedBy.get(owner) ?? [],
     check(key, context) {
       const { found, owners } = checkGroup(key, context);
-      for (const owner of mentionsOf.get(key) ?? []) mentionedBy.get(owner)?.delete(key);
+      for (const set of mentionsOf.get(key) ?? []) set.delete(key);
       if (owners.size === 0) mentionsOf.delete(key);
       else {
-        mentionsOf.set(key, [...owners]);
-        for (const owner of owners) {
-          const set = mentionedBy.get(owner) ?? new Set<CheckKey>();
-          mentionedBy.set(owner, set);
+        // `map` makes the array its exact size (one pushed to would keep slack).
+        const sets = [...owners].map((owner) => {
+          let set = mentionedBy.get(owner);
+          if (set === undefined) {
+            set = new Set<CheckKey>();
+            mentionedBy.set(owner, set);
+          }
           set.add(key);
-        }
+          return set;
+        });
+        mentionsOf.set(key, sets);
       }
       setFindings(findings, key, found);
     },

@@ -54,7 +54,10 @@ export interface Changes {
   list: boolean;
   index: boolean;
   skills: boolean;
-  /** Owners (`d:<id>`, `s:<id>`) that appeared or vanished: the groups mentioning them are checked again. */
+  /**
+   * Owners (`d:<id>`, `s:<id>`) that appeared or vanished: the groups mentioning them are checked again. Not
+   * noted on a full derive, where no group has been checked yet, so none mentions anyone (and every one is).
+   */
   readonly owners: Set<string>;
   readonly recheck: Set<CheckKey>;
 }
@@ -78,16 +81,21 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
   const { documents: documentUnits, held: heldUnits, readFindings } = units;
   for (const path of [...touched.documents].sort(compare)) {
     const id = buildDocumentId(path)!;
+    // One key string for every table below: each template would be a new string to flatten and hash.
+    const key: CheckKey = `d:${path}`;
     const before = documentUnits.get(path);
     const presenceBefore = full ? 'absent' : documentPresence(documentUnits, path, previousProblems);
-    if (before?.content) editor.delete(before.content.uri);
-    good.delete(path);
-    heldUnits.delete(`d:${path}`);
+    // A full derive starts from empty tables: nothing of this document to drop.
+    if (!full) {
+      if (before?.content) editor.delete(before.content.uri);
+      good.delete(path);
+      heldUnits.delete(key);
+    }
     const unit = readDocumentUnit(id, path, files.get(path), context);
     if (unit === undefined) documentUnits.delete(path);
     else {
       documentUnits.set(path, unit);
-      if (unit.held) heldUnits.set(`d:${path}`, unit.held);
+      if (unit.held) heldUnits.set(key, unit.held);
       if (unit.document) {
         deriveDocument(memo, unit, unit.document, context.frame);
         editor.set(unit.content!.uri, unit.content!);
@@ -97,7 +105,7 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     const after = documentUnits.get(path);
     setFindings(
       readFindings,
-      `d:${path}`,
+      key,
       after && !after.document
         ? [...after.readDiagnostics, ...lintUnservedMarkdown(path, after.file.bytes, memo)]
         : after?.readDiagnostics,
@@ -105,7 +113,8 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     noteInput(units.newest, before && documentTime(before), after && documentTime(after));
     const presenceAfter = documentPresence(documentUnits, path, context.availability.problems);
     if (presenceBefore !== presenceAfter) changes.coverage = true;
-    if ((presenceBefore === 'absent') !== (presenceAfter === 'absent')) changes.owners.add(`d:${id}`);
+    if (!full && (presenceBefore === 'absent') !== (presenceAfter === 'absent'))
+      changes.owners.add(`d:${id}`);
     if ((presenceBefore === 'published') !== (presenceAfter === 'published')) changes.list = true;
     else if (
       before?.document &&
@@ -114,7 +123,7 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     ) {
       changes.index = true;
     }
-    changes.recheck.add(`d:${path}`);
+    changes.recheck.add(key);
   }
 }
 
@@ -166,7 +175,7 @@ export function rereadSkills(units: UnitStore, input: RereadInput, changes: Chan
       ? [SKILL_BODY, ...otherFilesOf(after.skill, base).map(([path]) => path)].join('\n')
       : undefined;
     if (presenceBefore !== presenceAfter || filesBefore !== filesAfter) {
-      changes.owners.add(`s:${id}`);
+      if (!full) changes.owners.add(`s:${id}`);
       changes.recheck.add('b');
       changes.index = true;
     }
