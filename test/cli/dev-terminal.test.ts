@@ -203,10 +203,7 @@ describe('companion dev on a real terminal', () => {
     // it, as a real editor takes what it is typed (`head -c 1` left the line's end for the dashboard, which could
     // read it together with the next key, "\nq", as one pasted input instead of q).
     const record = project.path('editor-args.txt');
-    project.write(
-      'editor.sh',
-      `#!/bin/sh\necho "$@" > "${record}"\nprintf 'EDITOR OPEN\\n'\nread -r line\n`,
-    );
+    project.write('editor.sh', `#!/bin/sh\necho "$@" > "${record}"\nprintf 'EDITOR OPEN\\n'\nread -r line\n`);
     chmodSync(project.path('editor.sh'), 0o755);
     const dev = spawnDevPty(['dev', '--root', project.root, '--port', '0'], {
       columns: 80,
