@@ -6,6 +6,7 @@ import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Snapshot } from '../../src/core/types.js';
 import {
+  buildSnapshot,
   createReader,
   createReadResult,
   isContentPath,
@@ -103,6 +104,17 @@ describe('readSnapshot', () => {
     });
     const keys = [...readSnapshot(p.root).files.keys()];
     expect(keys).toEqual(['skills/B/z.md', 'skills/a-c/x.md', 'skills/a.md', 'skills/a/b.md']);
+  });
+
+  it('builds a snapshot in code-point order, sorting only the files that did not come sorted', () => {
+    const file = (path: string) => ({ path, bytes: new Uint8Array(), mtimeMs: 0, mode: 0o644 });
+    const sorted = new Map(['skills/a-c/x.md', 'skills/a.md', 'skills/a/b.md'].map((p) => [p, file(p)]));
+    const unsorted = new Map(['skills/a/b.md', 'skills/a-c/x.md', 'skills/a.md'].map((p) => [p, file(p)]));
+    const expected = ['skills/a-c/x.md', 'skills/a.md', 'skills/a/b.md'];
+    expect([...buildSnapshot(sorted, new Map()).files.keys()]).toEqual(expected);
+    expect(buildSnapshot(sorted, new Map()).files).toBe(sorted);
+    expect([...buildSnapshot(unsorted, new Map()).files.keys()]).toEqual(expected);
+    expect([...unsorted.keys()]).toEqual(['skills/a/b.md', 'skills/a-c/x.md', 'skills/a.md']);
   });
 
   it('follows a symlink inside its own area, reading the target bytes under the link path', () => {
