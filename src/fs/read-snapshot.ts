@@ -251,7 +251,7 @@ export function buildSnapshot(
 function isSortedByPath(paths: Iterable<string>): boolean {
   let previous: string | undefined;
   for (const path of paths) {
-    if (previous !== undefined && previous > path) return false;
+    if (previous !== undefined && comparePaths(previous, path) > 0) return false;
     previous = path;
   }
   return true;

@@ -21,6 +21,7 @@ import {
   makeGeneration,
   makeSession,
   makeState,
+  makeTimelineEntry,
   T0,
 } from './view-states.js';
 
@@ -228,19 +229,7 @@ describe('reduceDevState: timeline', () => {
       waitMs: 15,
     });
     expect(state.timeline).toEqual([
-      {
-        at: T0,
-        files: [{ path: 'skills/a/SKILL.md', kind: 'saved' }],
-        waitMs: 15,
-        listChanged: false,
-        promptsListChanged: false,
-        updated: 0,
-        hosts: 0,
-        sent: [],
-        added: 0,
-        fixed: 0,
-        held: 0,
-      },
+      makeTimelineEntry({ files: [{ path: 'skills/a/SKILL.md', kind: 'saved' }], waitMs: 15 }),
     ]);
     const unchanged = makeState();
     expect(reduceDevState(unchanged, { type: 'batch', at: T0, paths: [] })).toBe(unchanged);
