@@ -7,7 +7,7 @@ import { detachText, readFileText } from './content.js';
 import { codes, type Diagnostic, diagnose, NO_DIAGNOSTICS } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
-import { keepLines, type MarkdownLine, type SectionRange } from './markdown.js';
+import { keepLines, type MarkdownLine, type SectionList } from './markdown.js';
 import { scanBody } from './markdown-body.js';
 import { findLinkMark, holdsLinkMark } from './markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
@@ -46,7 +46,7 @@ export interface ParsedDocument extends DocumentKeys {
    */
   readonly uriLines: readonly MarkdownLine[];
   /** The `## ` sections, as ranges into the file's text. */
-  readonly sections: readonly SectionRange[];
+  readonly sections: SectionList;
 }
 
 export interface DocumentRead {

@@ -15,6 +15,7 @@ import {
   type MarkdownLine,
   readHeadingText,
   readLines,
+  type SectionList,
   type SectionRange,
   selectLines,
 } from './markdown.js';
@@ -23,7 +24,7 @@ export interface BodyScan {
   /** `findTitles(readLines(body, firstLine))`. */
   readonly titles: readonly { readonly text: string; readonly line: number }[];
   /** `findSections(body, lines, offset)`. */
-  readonly sections: readonly SectionRange[];
+  readonly sections: SectionList;
   /** Whether the last line is inside a code fence (then a fence may be unclosed). */
   readonly lastFenced: boolean;
   /** `selectLines(body, lines, next, holds)`: only these lines become objects. */
@@ -47,12 +48,13 @@ export function scanBody(body: string, firstLine: number, offset: number): BodyS
   // The section being read: as in `findSections`, a body is one run of the text [from, to) unless a `# ` line
   // breaks it, from when on its lines are kept in `buffer`.
   let heading = '';
+  let headingAt = -1;
   let headingLine = firstLine;
   let from = -1;
   let to = -1;
   let buffer: string[] | undefined;
   const flush = () => {
-    const section = buildSection(body, offset, heading, headingLine, from, to, buffer);
+    const section = buildSection(body, offset, heading, headingAt, headingLine, from, to, buffer);
     if (section !== undefined) sections.push(section);
   };
   let start = 0;
@@ -99,6 +101,7 @@ export function scanBody(body: string, firstLine: number, offset: number): BodyS
         if (match !== undefined) {
           flush();
           heading = match;
+          headingAt = offset + start;
           headingLine = line;
           buffer = undefined;
           from = -1;

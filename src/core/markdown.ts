@@ -104,7 +104,7 @@ export function keepLines(lines: readonly MarkdownLine[]): readonly MarkdownLine
  * of the parse's memo entry: ~3 MB per list on XL's 100,000 documents).
  */
 const NO_LINES: readonly MarkdownLine[] = Object.freeze([]);
-const NO_SECTIONS: readonly SectionRange[] = Object.freeze([]);
+const NO_SECTIONS: SectionList = Object.freeze([]);
 
 /** The `# ` title lines outside code fences. */
 export function findTitles(lines: readonly MarkdownLine[]): { text: string; line: number }[] {
@@ -156,8 +156,10 @@ export function readHeadingText(text: string, level: number): string | undefined
  * is parsed (a V8 slice keeps its whole parent alive).
  */
 export interface SectionRange {
-  /** The heading text without `## `, a copy (it keeps no text alive); empty before the first `## `. */
+  /** The heading text without `## `; empty before the first `## `. */
   readonly heading: string;
+  /** Where the heading's line starts in the text (-1: no heading), to read the heading from again. */
+  readonly headingAt: number;
   /** 1-based line of the heading (or of the first body line) in the file. */
   readonly line: number;
   readonly from: number;
@@ -167,19 +169,24 @@ export interface SectionRange {
 }
 
 /**
+ * A document's sections as its parse keeps them (`keepSections`): when every body runs unbroken through the
+ * text, four numbers a section — `line`, `from`, `to`, `headingAt` — and the heading read again from its line
+ * when asked (on L's 10,000 documents, ~90,000 section objects and their heading strings held ~9 MB; the numbers
+ * hold ~3); else the ranges themselves, headings and bodies copied. Read back with `readSections`.
+ */
+export type SectionList = readonly number[] | readonly SectionRange[];
+
+/**
  * The `## ` sections of `body` (headings outside code fences) as ranges into the text `body` ends at
  * `offset` of. The `# ` title line is dropped; text before the first `## ` is a section with an empty heading
  * (omitted when blank). `lines` are `readLines(body, …)`.
  */
-export function findSections(
-  body: string,
-  lines: readonly MarkdownLine[],
-  offset = 0,
-): readonly SectionRange[] {
+export function findSections(body: string, lines: readonly MarkdownLine[], offset = 0): SectionList {
   const sections: SectionRange[] = [];
   // Offsets into `body` are exact only when no line lost a trailing \r to `readLines`.
   const sliceable = !body.includes('\r');
   let heading = '';
+  let headingAt = -1;
   let start = lines[0]?.line ?? 1;
   // The body's lines, kept only when a section's body cannot be one slice of `body`: lines that lost a \r, or a
   // section a `# ` line breaks (materialized from the text at that line, which until then was one run).
@@ -188,7 +195,7 @@ export function findSections(
   let to = -1;
   let at = 0;
   const flush = () => {
-    const section = buildSection(body, offset, heading, start, from, to, buffer);
+    const section = buildSection(body, offset, heading, headingAt, start, from, to, buffer);
     if (section !== undefined) sections.push(section);
   };
   for (const l of lines) {
@@ -203,6 +210,7 @@ export function findSections(
     if (match !== undefined) {
       flush();
       heading = match;
+      headingAt = offset + lineStart;
       start = l.line;
       buffer = sliceable ? undefined : [];
       from = -1;
@@ -217,11 +225,45 @@ export function findSections(
 }
 
 /**
- * `sections` as kept with a parse: an exact copy, not the pushed array (whose backing store has room for 17 or
- * more), or the one shared empty list.
+ * `sections` as a parse keeps them (see `SectionList`): packed into numbers when no body is a copy, else an exact
+ * copy of the ranges with their headings copied (a heading is a slice of the text); the one shared empty list
+ * when there are none.
  */
-export function keepSections(sections: readonly SectionRange[]): readonly SectionRange[] {
-  return sections.length === 0 ? NO_SECTIONS : sections.slice();
+export function keepSections(sections: readonly SectionRange[]): SectionList {
+  if (sections.length === 0) return NO_SECTIONS;
+  if (sections.some((s) => s.body !== undefined))
+    return sections.map((s) => ({ ...s, heading: detachText(s.heading) }));
+  const packed = new Array<number>(sections.length * 4);
+  let i = 0;
+  for (const s of sections) {
+    packed[i++] = s.line;
+    packed[i++] = s.from;
+    packed[i++] = s.to;
+    packed[i++] = s.headingAt;
+  }
+  return packed;
+}
+
+/** The sections `list` describes, read from the text its ranges index. */
+export function readSections(text: string, list: SectionList): DocumentSection[] {
+  if (typeof list[0] !== 'number') return (list as readonly SectionRange[]).map((r) => readSection(text, r));
+  const numbers = list as readonly number[];
+  const out: DocumentSection[] = [];
+  for (let i = 0; i < numbers.length; i += 4) {
+    const headingAt = numbers[i + 3]!;
+    out.push({
+      heading: headingAt < 0 ? '' : readHeadingAt(text, headingAt),
+      body: text.slice(numbers[i + 1]!, numbers[i + 2]!),
+      line: numbers[i]!,
+    });
+  }
+  return out;
+}
+
+/** The heading of the `## ` line that starts at `at` of `text` (a line with no carriage return). */
+function readHeadingAt(text: string, at: number): string {
+  const newline = text.indexOf('\n', at);
+  return readHeadingText(text.slice(at, newline === -1 ? text.length : newline), 2) ?? '';
 }
 
 /**
@@ -233,6 +275,7 @@ export function buildSection(
   body: string,
   offset: number,
   heading: string,
+  headingAt: number,
   line: number,
   from: number,
   to: number,
@@ -244,11 +287,11 @@ export function buildSection(
     while (first < last && isWhitespace(body.charCodeAt(first))) first++;
     while (last > first && isWhitespace(body.charCodeAt(last - 1))) last--;
     if (heading === '' && first === last) return undefined;
-    return { heading: detachText(heading), line, from: offset + first, to: offset + last };
+    return { heading, headingAt, line, from: offset + first, to: offset + last };
   }
   const text = buffer.join('\n').trim();
   if (heading === '' && text === '') return undefined;
-  return { heading: detachText(heading), line, from: -1, to: -1, body: detachText(text) };
+  return { heading, headingAt, line, from: -1, to: -1, body: detachText(text) };
 }
 
 /** The section `range` describes, read from the text its ranges index. */
@@ -265,7 +308,7 @@ export function readSection(text: string, range: SectionRange): DocumentSection 
  * lines run unbroken through `body` is a slice of it, not a copy.
  */
 export function splitSections(body: string, lines: readonly MarkdownLine[]): DocumentSection[] {
-  return findSections(body, lines).map((range) => readSection(body, range));
+  return readSections(body, findSections(body, lines));
 }
 
 /** What `\s` matches in a JavaScript regular expression. */

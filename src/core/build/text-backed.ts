@@ -9,19 +9,19 @@
  * one per object).
  */
 import type { FileText } from '../content.js';
-import { readSection, type SectionRange } from '../markdown.js';
+import { readSections, type SectionList } from '../markdown.js';
 import type { DocumentEntry, DocumentSection, ListedResource, ServedContent } from '../types.js';
 
 class TextBackedDocument {
   readonly #text: FileText;
   readonly #bodyStart: number;
-  readonly #sections: readonly SectionRange[];
+  readonly #sections: SectionList;
 
   constructor(
     fields: Omit<DocumentEntry, 'body' | 'sections'>,
     text: FileText,
     bodyStart: number,
-    sections: readonly SectionRange[],
+    sections: SectionList,
   ) {
     this.#text = text;
     this.#bodyStart = bodyStart;
@@ -35,8 +35,7 @@ class TextBackedDocument {
   }
 
   static sections(entry: TextBackedDocument): DocumentSection[] {
-    const text = entry.#text.decode() as string;
-    return entry.#sections.map((range) => readSection(text, range));
+    return readSections(entry.#text.decode() as string, entry.#sections);
   }
 }
 
@@ -63,7 +62,7 @@ export function buildTextBackedDocument(
   fields: Omit<DocumentEntry, 'body' | 'sections'>,
   text: FileText,
   bodyStart: number,
-  sections: readonly SectionRange[],
+  sections: SectionList,
 ): DocumentEntry {
   return new TextBackedDocument(fields, text, bodyStart, sections) as unknown as DocumentEntry;
 }
