@@ -31,9 +31,19 @@ export function memoCell<V>(name: string): MemoCell<V> {
   return Object.freeze({ name });
 }
 
+/**
+ * What a caller does with a memo's table: a `WeakMap`'s methods it uses (a `Map` or a `WeakMap` is one). A value
+ * is never `undefined`: `get` answering it means no entry.
+ */
+export interface MemoMap<K extends object, V> {
+  get(key: K): V | undefined;
+  set(key: K, value: V): unknown;
+  delete(key: K): unknown;
+}
+
 export interface Memo {
   /** This memo's table for `slot`: the same one for the life of the memo. */
-  table<K extends object, V>(slot: MemoTable<K, V>): WeakMap<K, V>;
+  table<K extends object, V>(slot: MemoTable<K, V>): MemoMap<K, V>;
   /**
    * Sets an entry of the table named `name` as if the function that owns the table had derived it: the seam for
    * per-file results derived elsewhere (another thread, src/fs/build-pool.ts) from bytes equal to `key`'s. The
@@ -45,20 +55,53 @@ export interface Memo {
   set<V>(cell: MemoCell<V>, value: V): void;
 }
 
-/** Tables are found by name (unique per table: a `seed` names the table it fills). */
+/**
+ * Tables are found by name (unique per table: a `seed` names the table it fills). The entries of every table
+ * keyed by a file's bytes (a `Uint8Array`: the texts, parses, directives, served content…) are kept together,
+ * one record per bytes holding one property per table, so a file costs one weak entry, not one in each table
+ * (a weak entry is ~40 bytes: on XL's 100,000 documents, four tables of 4 MB each); any other key has a weak
+ * table per name.
+ */
 export function createMemo(): Memo {
-  const tables = new Map<string, WeakMap<object, unknown>>();
-  const cells = new Map<MemoCell<unknown>, unknown>();
-  const named = (name: string): WeakMap<object, unknown> => {
-    let table = tables.get(name);
+  const records = new WeakMap<Uint8Array, Record<string, unknown>>();
+  const tables = new Map<string, MemoMap<object, unknown>>();
+  const weak = new Map<string, WeakMap<object, unknown>>();
+  const weakTable = (name: string): WeakMap<object, unknown> => {
+    let table = weak.get(name);
     if (table === undefined) {
       table = new WeakMap();
+      weak.set(name, table);
+    }
+    return table;
+  };
+  const named = (name: string): MemoMap<object, unknown> => {
+    let table = tables.get(name);
+    if (table === undefined) {
+      table = {
+        get: (key) => (key instanceof Uint8Array ? records.get(key)?.[name] : weak.get(name)?.get(key)),
+        set(key, value) {
+          if (!(key instanceof Uint8Array)) return weakTable(name).set(key, value);
+          const record = records.get(key);
+          if (record === undefined) records.set(key, { [name]: value });
+          else record[name] = value;
+          return this;
+        },
+        delete(key) {
+          if (!(key instanceof Uint8Array)) return weak.get(name)?.delete(key) === true;
+          const record = records.get(key);
+          // Set to undefined, not deleted: a deleted property would turn the record into a dictionary.
+          if (record?.[name] === undefined) return false;
+          record[name] = undefined;
+          return true;
+        },
+      };
       tables.set(name, table);
     }
     return table;
   };
+  const cells = new Map<MemoCell<unknown>, unknown>();
   return {
-    table: <K extends object, V>(slot: MemoTable<K, V>) => named(slot.name) as WeakMap<K, V>,
+    table: <K extends object, V>(slot: MemoTable<K, V>) => named(slot.name) as MemoMap<K, V>,
     seed: (name, key, value) => {
       named(name).set(key, value);
     },
@@ -102,8 +145,7 @@ export function createRecordingMemo(names: ReadonlySet<string>): Memo & { take()
     return table;
   };
   return {
-    // A map answers every method a memo's caller uses of a WeakMap.
-    table: <K extends object, V>(slot: MemoTable<K, V>) => named(slot.name) as unknown as WeakMap<K, V>,
+    table: <K extends object, V>(slot: MemoTable<K, V>) => named(slot.name) as unknown as MemoMap<K, V>,
     seed: (name, key, value) => {
       named(name).set(key, value);
     },

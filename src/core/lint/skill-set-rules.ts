@@ -3,13 +3,13 @@
  * budget, whenever a skill changed; one pass over the descriptions.
  */
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
-import { type Memo, memoTable, NO_MEMO } from '../memo.js';
+import { type Memo, type MemoMap, memoTable, NO_MEMO } from '../memo.js';
 import { type ParsedSkill, SKILL_BODY, SKILLS_DIR } from '../skills.js';
 
 const KEYS = memoTable<ParsedSkill, string>('lint.skill-set.keys');
 
 /** A description as the comparison sees it: lowercase, spaces collapsed, no closing period. Memoized per skill. */
-function keyOf(skill: ParsedSkill, keys: WeakMap<ParsedSkill, string>): string {
+function keyOf(skill: ParsedSkill, keys: MemoMap<ParsedSkill, string>): string {
   let key = keys.get(skill);
   if (key === undefined) {
     key = skill.description.toLowerCase().replace(/\s+/g, ' ');
