@@ -12,6 +12,7 @@ import {
 } from 'jsonc-parser';
 import type * as z from 'zod';
 import type { SchemaIssue } from './codes/scope-file.js';
+import type { FileText } from './content.js';
 import { codes, type Diagnostic, diagnose } from './diagnostics.js';
 import { type Memo, memoCell, NO_MEMO } from './memo.js';
 import { SCOPE_FILE } from './names.js';
@@ -28,20 +29,27 @@ export interface ScopeRead {
   readonly positionOf: (path: readonly (string | number)[]) => { line: number; column: number } | undefined;
 }
 
-/** Parses and validates the scope file's text. `undefined` text means the file does not exist. */
-export function readScope(text: string | undefined, memo: Memo = NO_MEMO): ScopeRead {
-  // The scope file changes rarely and every rebuild reads it: keep the last answer for the same text.
+/**
+ * Parses and validates the scope file's text, `source`'s (valid UTF-8). `undefined` means the file does not
+ * exist. Neither the answer nor the memo holds the text (on XL it is 6 MB): a finding placed later decodes it
+ * again.
+ */
+export function readScope(source: FileText | undefined, memo: Memo = NO_MEMO): ScopeRead {
+  // The scope file changes rarely and every rebuild reads it: keep the last answer for the same bytes, or for
+  // other bytes of the same text.
   const last = memo.get(LAST_SCOPE);
-  if (text !== undefined && last?.text === text) return last.read;
-  const read = parseScope(text);
-  if (text !== undefined) memo.set(LAST_SCOPE, { text, read });
+  if (source === undefined) return parseScope(undefined);
+  const text = source.read()!;
+  if (last !== undefined && (last.source === source || last.source.decode() === text)) return last.read;
+  const read = parseScope(text, source);
+  memo.set(LAST_SCOPE, { source, read });
   return read;
 }
 
-/** The last scope text the builder read, and what it read: one cell, replaced by the next text. */
-const LAST_SCOPE = memoCell<{ readonly text: string; readonly read: ScopeRead }>('scope.last');
+/** The last scope file the builder read, and what it read: one cell, replaced by the next file. */
+const LAST_SCOPE = memoCell<{ readonly source: FileText; readonly read: ScopeRead }>('scope.last');
 
-function parseScope(text: string | undefined): ScopeRead {
+function parseScope(text: string | undefined, source?: FileText): ScopeRead {
   if (text === undefined) {
     return {
       diagnostics: [diagnose(codes.scopeMissing, {}, { file: SCOPE_FILE })],
@@ -51,8 +59,11 @@ function parseScope(text: string | undefined): ScopeRead {
   // The syntax tree and the line offsets place findings; the read keeps neither for the life of the catalog (on
   // XL the tree of 100,000 entries is ~10 MB): a finding placed later parses them again, once, and keeps them.
   let offsets: number[] | undefined;
+  // The text while this parse runs; afterwards decoded again from `source` by the first finding placed.
+  let heldText: string | undefined = text;
+  const textNow = () => (heldText ??= source!.decode()!);
   const at = (offset: number) => {
-    offsets ??= buildLineOffsets(text);
+    offsets ??= buildLineOffsets(textNow());
     return positionAt(offsets, offset);
   };
   // Strict JSON (every valid scope file) is read by `JSON.parse`; the tree is parsed only for what it does not
@@ -79,7 +90,7 @@ function parseScope(text: string | undefined): ScopeRead {
   }
   const value = strict === undefined ? (getNodeValue(held!) as unknown) : strict.value;
   const positionOf = (path: readonly (string | number)[]) => {
-    held ??= parseTree(text, [], PARSE_OPTIONS)!;
+    held ??= parseTree(textNow(), [], PARSE_OPTIONS)!;
     for (let n = path.length; n >= 0; n--) {
       const node = findNodeAtLocation(held, path.slice(0, n) as (string | number)[]);
       if (node) return at(keyOffset(node));
@@ -118,6 +129,7 @@ function parseScope(text: string | undefined): ScopeRead {
     for (const issue of parsed.error.issues) diagnostics.push(describeIssue(issue, positionOf));
     held = undefined;
     offsets = undefined;
+    heldText = undefined;
     return { diagnostics, positionOf };
   }
   const scope = parsed.data;
@@ -125,6 +137,7 @@ function parseScope(text: string | undefined): ScopeRead {
   diagnostics.push(...validateContentDeclarations(scope, SCOPE_FILE, positionOf));
   held = undefined;
   offsets = undefined;
+  heldText = undefined;
   return { scope, diagnostics, positionOf };
 }
 

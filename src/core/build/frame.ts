@@ -4,7 +4,7 @@
  * options: the server's identity and scheme, its scopes, the check configuration, the offered tools, coverage and
  * instructions, the templates. A change to either file (or above them) derives everything again from a new frame.
  */
-import { decodeUtf8 } from '../content.js';
+import { decodeUtf8, readFileText } from '../content.js';
 import { buildInstructions, buildOfferedCoverage, buildOfferedTools, fitInstructions } from '../coverage.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import type { FieldDeclarations } from '../document-fields.js';
@@ -96,7 +96,7 @@ export function readFrame({ snapshot, availability, fallback, options, memo }: F
   if (scopeFile && scopeText === undefined) {
     scopeDiagnostics.push(diagnose(codes.invalidUtf8, { file: 'scope' }, { file: SCOPE_FILE }));
   } else if (!availability.problems.has(SCOPE_FILE) && !unavailableAt(SCOPE_FILE)) {
-    const read = readScope(scopeText, memo);
+    const read = readScope(scopeFile && readFileText(scopeFile.bytes, memo), memo);
     scopeDiagnostics.push(...read.diagnostics);
     scope = read.scope;
     positionOf = read.positionOf;
@@ -105,7 +105,8 @@ export function readFrame({ snapshot, availability, fallback, options, memo }: F
   const last = fallback.get(SCOPE_FILE);
   if (scope === undefined && last !== undefined && (scopeFile !== undefined || unavailableAt(SCOPE_FILE))) {
     // On disk but broken, or unreadable just now: hosts keep the last good scope, byte for byte.
-    const read = readScope(decodeUtf8(last.bytes, memo), memo);
+    const lastText = readFileText(last.bytes, memo);
+    const read = readScope(lastText.read() === undefined ? undefined : lastText, memo);
     if (read.scope) {
       scope = read.scope;
       positionOf = read.positionOf;
