@@ -10,7 +10,7 @@ import { lintDocument } from './lint/document-rules.js';
 import { keepLines, type MarkdownLine, type SectionList } from './markdown.js';
 import { scanBody } from './markdown-body.js';
 import { findLinkMark, holdsLinkMark } from './markdown-links.js';
-import { type Memo, memoTable, NO_MEMO } from './memo.js';
+import { type Memo, memoCell, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
 import type { SourceFile } from './types.js';
 import { isSafePath } from './uris.js';
@@ -57,9 +57,15 @@ export interface DocumentRead {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const READS = memoTable<Uint8Array, { readonly path: string; readonly result: DocumentRead }>(
+/**
+ * A read whose front matter parsed carries its path (`keys.path`) and is kept as it is; any other is kept with
+ * its path beside it (a wrapper per document is 40 bytes: 4 MB on XL).
+ */
+const READS = memoTable<Uint8Array, DocumentRead | { readonly path: string; readonly result: DocumentRead }>(
   'documents.reads',
 );
+/** One string per scope name for every document parsed (on XL, 100,000 copies of a few names held 2 MB). */
+const SCOPE_NAMES = memoCell<Map<string, string>>('documents.scope-names');
 const NO_EXTRA_KEYS: ReadonlyMap<string, { readonly value: unknown; readonly position: Position }> =
   new Map();
 
@@ -73,9 +79,13 @@ export function buildDocumentId(path: string): string | undefined {
 export function readDocument(file: SourceFile, memo: Memo = NO_MEMO): DocumentRead {
   const reads = memo.table(READS);
   const cached = reads.get(file.bytes);
-  if (cached?.path === file.path) return cached.result;
+  if (cached !== undefined) {
+    if ('result' in cached) {
+      if (cached.path === file.path) return cached.result;
+    } else if (cached.keys!.path === file.path) return cached;
+  }
   const result = parseDocumentFile(file, memo);
-  reads.set(file.bytes, { path: file.path, result });
+  reads.set(file.bytes, result.keys === undefined ? { path: file.path, result } : result);
   return result;
 }
 
@@ -183,7 +193,7 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
   const document: ParsedDocument = {
     id,
     path,
-    scope: segments[0]!,
+    scope: internScope(segments[0]!, memo),
     title: detachText(titles[0]?.text ?? segments[segments.length - 1]!),
     description: detachText(description),
     ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
@@ -198,6 +208,21 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     sections: scan!.sections,
   };
   return { document, keys: document, diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics };
+}
+
+/** The memo's one string for the scope name `name`. */
+function internScope(name: string, memo: Memo): string {
+  let names = memo.get(SCOPE_NAMES);
+  if (names === undefined) {
+    names = new Map();
+    memo.set(SCOPE_NAMES, names);
+  }
+  let kept = names.get(name);
+  if (kept === undefined) {
+    kept = detachText(name);
+    names.set(kept, kept);
+  }
+  return kept;
 }
 
 /** `value` (parsed front matter, JSON-like) with every string copied: see `detachText`. */
