@@ -17,10 +17,6 @@ export interface MarkdownLink {
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/d;
 
 const LINKS = memoTable<readonly MarkdownLine[], readonly MarkdownLink[]>('markdown.links');
-const URIS = memoTable<
-  readonly MarkdownLine[],
-  { readonly scheme: string; readonly found: readonly UriMention[] }
->('markdown.uris');
 
 /**
  * Every inline link and reference definition outside code fences and inline code spans. Memoized per `lines`
@@ -244,26 +240,12 @@ export interface UriMention {
 
 /**
  * Every `<scheme>://…` URI written in `lines`, code included (a URI in an example is still a promise to the
- * reader). A URI followed directly by `{` or `<` is a template or a placeholder and is skipped.
+ * reader). A URI followed directly by `{` or `<` is a template or a placeholder and is skipped. The matches of
+ * `(?<![A-Za-z0-9+.-])<scheme>://[A-Za-z0-9._~/%+-]*` in each line, found with `indexOf` and a loop over the
+ * URI's characters: no pattern compiled per call nor run per line. Not memoized: a link check scans a group's
+ * few kept lines again faster than a table of every file's mentions is worth (on L they held ~4 MB).
  */
-export function findSchemeUris(
-  lines: readonly MarkdownLine[],
-  scheme: string,
-  memo: Memo = NO_MEMO,
-): readonly UriMention[] {
-  const uris = memo.table(URIS);
-  const cached = uris.get(lines);
-  if (cached?.scheme === scheme) return cached.found;
-  const found = scanSchemeUris(lines, scheme);
-  uris.set(lines, { scheme, found });
-  return found;
-}
-
-/**
- * The matches of `(?<![A-Za-z0-9+.-])<scheme>://[A-Za-z0-9._~/%+-]*` in each line, found with `indexOf` and a
- * loop over the URI's characters: no pattern compiled per call nor run per line.
- */
-function scanSchemeUris(lines: readonly MarkdownLine[], scheme: string): UriMention[] {
+export function findSchemeUris(lines: readonly MarkdownLine[], scheme: string): UriMention[] {
   const found: UriMention[] = [];
   const marker = `${scheme}://`;
   for (const l of lines) {

@@ -106,7 +106,7 @@ function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[];
   const found: Diagnostic[] = [];
   const owners = new Set<string>();
   const checkUris = (file: string, lines: readonly MarkdownLine[]) => {
-    for (const mention of findSchemeUris(lines, frame.scheme, context.memo)) {
+    for (const mention of findSchemeUris(lines, frame.scheme)) {
       const owner = ownerOf(mention.uri, frame.prefixes);
       if (owner !== undefined) owners.add(owner);
       if (context.isServed(mention.uri)) continue;
