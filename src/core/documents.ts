@@ -7,8 +7,8 @@ import { detachText, readFileText } from './content.js';
 import { codes, type Diagnostic, diagnose, NO_DIAGNOSTICS } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
-import { keepLines, type MarkdownLine, type SectionList } from './markdown.js';
-import { scanBody } from './markdown-body.js';
+import { keepLines, type SectionList } from './markdown.js';
+import { type KeptLines, scanBody } from './markdown-body.js';
 import { findLinkMark, holdsLinkMark } from './markdown-links.js';
 import { type Memo, memoCell, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
@@ -41,10 +41,11 @@ export interface ParsedDocument extends DocumentKeys {
    */
   readonly bodyStart: number;
   /**
-   * The body lines that contain `://` (copies): all a scheme-URI check reads. The others are not kept (a
-   * corpus of 10,000 documents has a million lines, each an object).
+   * The body lines that contain `://`: all a scheme-URI check reads, as ranges into the file's text
+   * (`readKeptLines`), or copies when the body has carriage returns. The others are not kept (a corpus of
+   * 10,000 documents has a million lines, each an object; on L the kept ones' copies held ~4 MB).
    */
-  readonly uriLines: readonly MarkdownLine[];
+  readonly uriLines: KeptLines;
   /** The `## ` sections, as ranges into the file's text. */
   readonly sections: SectionList;
 }
@@ -199,12 +200,14 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
     extraKeys: extraKeys ?? NO_EXTRA_KEYS,
     bodyStart: text.length - body.length,
-    uriLines: keepLines(
-      scan!.select(
-        (from) => body.indexOf('://', from),
-        (line) => line.includes('://'),
+    uriLines:
+      scan!.selectKept((from) => body.indexOf('://', from)) ??
+      keepLines(
+        scan!.select(
+          (from) => body.indexOf('://', from),
+          (line) => line.includes('://'),
+        ),
       ),
-    ),
     sections: scan!.sections,
   };
   return { document, keys: document, diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics };

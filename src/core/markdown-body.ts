@@ -20,6 +20,9 @@ import {
   selectLines,
 } from './markdown.js';
 
+/** Lines kept after a parse: numbers into the file's text (`BodyScan.selectKept`), or the lines themselves. */
+export type KeptLines = readonly number[] | readonly MarkdownLine[];
+
 export interface BodyScan {
   /** `findTitles(readLines(body, firstLine))`. */
   readonly titles: readonly { readonly text: string; readonly line: number }[];
@@ -29,6 +32,12 @@ export interface BodyScan {
   readonly lastFenced: boolean;
   /** `selectLines(body, lines, next, holds)`: only these lines become objects. */
   select(next: (from: number) => number, holds: (text: string) => boolean): MarkdownLine[];
+  /**
+   * The lines `select` answers as numbers, three a line — its file line (negated when fenced), where it starts
+   * and where it ends in the file's text — for lines kept after the parse without their text (`readKeptLines`);
+   * undefined for a body whose lines lost carriage returns (no offsets hold there).
+   */
+  selectKept(next: (from: number) => number): readonly number[] | undefined;
   /** Every line, `readLines(body, firstLine)`, split on the first ask (a rare rule needs them all). */
   lines(): readonly MarkdownLine[];
 }
@@ -120,23 +129,35 @@ export function scanBody(body: string, firstLine: number, offset: number): BodyS
   flush();
   if (fence !== undefined) fences[fences.length - 1] = count - 1;
   let all: readonly MarkdownLine[] | undefined;
+  /** Calls `found` for every line holding a hit (see `selectLines`): its index, where it ends, whether fenced. */
+  const walk = (next: (from: number) => number, found: (i: number, end: number, fenced: boolean) => void) => {
+    let hit = next(0);
+    let pair = 0;
+    for (let i = 0; hit !== -1 && i < count; i++) {
+      const end = i + 1 < count ? starts[i + 1]! - 1 : body.length;
+      if (hit > end) continue;
+      while (pair < fences.length && fences[pair + 1]! < i) pair += 2;
+      found(i, end, pair < fences.length && fences[pair]! <= i);
+      hit = next(end + 1);
+    }
+  };
   return {
     titles,
     sections: keepSections(sections),
     lastFenced,
     select(next) {
       const out: MarkdownLine[] = [];
-      let hit = next(0);
-      let pair = 0;
-      for (let i = 0; hit !== -1 && i < count; i++) {
-        const end = i + 1 < count ? starts[i + 1]! - 1 : body.length;
-        if (hit > end) continue;
-        while (pair < fences.length && fences[pair + 1]! < i) pair += 2;
-        const fenced = pair < fences.length && fences[pair]! <= i;
+      walk(next, (i, end, fenced) => {
         out.push({ text: body.slice(starts[i]!, end), line: firstLine + i, fenced });
-        hit = next(end + 1);
-      }
+      });
       return out;
+    },
+    selectKept(next) {
+      const out: number[] = [];
+      walk(next, (i, end, fenced) => {
+        out.push(fenced ? -(firstLine + i) : firstLine + i, offset + starts[i]!, offset + end);
+      });
+      return out.length === 0 ? NO_KEPT : out.slice();
     },
     lines: () => {
       all ??= readLines(body, firstLine);
@@ -153,8 +174,26 @@ function scanSplit(body: string, firstLine: number, offset: number): BodyScan {
     sections: findSections(body, lines, offset),
     lastFenced: lines[lines.length - 1]!.fenced,
     select: (next, holds) => selectLines(body, lines, next, holds),
+    selectKept: () => undefined,
     lines: () => lines,
   };
+}
+
+const NO_KEPT: readonly number[] = Object.freeze([]);
+
+/**
+ * The lines `selectKept` described, read from the file's text they index (a kept line that is not one of
+ * them is a `MarkdownLine` already).
+ */
+export function readKeptLines(text: string, kept: KeptLines): readonly MarkdownLine[] {
+  if (typeof kept[0] !== 'number') return kept as readonly MarkdownLine[];
+  const numbers = kept as readonly number[];
+  const out: MarkdownLine[] = [];
+  for (let i = 0; i < numbers.length; i += 3) {
+    const line = numbers[i]!;
+    out.push({ text: text.slice(numbers[i + 1]!, numbers[i + 2]!), line: Math.abs(line), fenced: line < 0 });
+  }
+  return out;
 }
 
 /** `canBeFence` (markdown.ts) of the line starting at `start`, read in place. */

@@ -4,6 +4,7 @@
  * content (a `ScanMeter` counts the steps for the tests that hold it to that); memoized per lines array in the
  * builder's memo.
  */
+import { detachText } from './content.js';
 import { isLineTerminator, isWhitespace, type MarkdownLine } from './markdown.js';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 
@@ -260,7 +261,8 @@ export function findSchemeUris(lines: readonly MarkdownLine[], scheme: string): 
       while (end < text.length && isUriCharacter(text.charCodeAt(end))) end++;
       const next = text.charCodeAt(end);
       if (next !== 0x7b && next !== 0x3c) {
-        found.push({ uri: trimUri(text.slice(at, end)), line: l.line, column: at + 1 });
+        // A copy: a line is a slice of its file's text, and a kept finding would keep the whole text alive.
+        found.push({ uri: detachText(trimUri(text.slice(at, end))), line: l.line, column: at + 1 });
       }
       at = text.indexOf(marker, end);
     }

@@ -17,10 +17,11 @@ import {
   type MarkdownLine,
   markdownInternals,
   readLines,
+  readSections,
   selectLines,
   splitSections,
 } from '../../src/core/markdown.js';
-import { scanBody } from '../../src/core/markdown-body.js';
+import { readKeptLines, scanBody } from '../../src/core/markdown-body.js';
 import {
   findLinkMark,
   findLinks,
@@ -308,6 +309,17 @@ describe('lines and sections', () => {
               (text) => text.includes('://'),
             ),
           ).toEqual(lines.filter((l) => l.text.includes('://')));
+          // Kept as ranges into the file's text (the body ends it, `offset` characters in), read back the same.
+          const kept = scan.selectKept((from) => body.indexOf('://', from));
+          if (body.includes('\r')) expect(kept).toBeUndefined();
+          else
+            expect(readKeptLines(`${'-'.repeat(offset)}${body}`, kept!)).toEqual(
+              lines.filter((l) => l.text.includes('://')),
+            );
+          // Sections read back from their ranges are the sections a split gives.
+          expect(readSections(`${'-'.repeat(offset)}${body}`, scan.sections)).toEqual(
+            splitSections(body, lines),
+          );
         },
       ),
       { numRuns: 5000 },

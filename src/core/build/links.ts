@@ -4,10 +4,13 @@
  * document (`d:<path>`), a skill (`s:<id>`), the base (`b`) — keeps its findings and the owners of the URIs it
  * mentions, so when a document or skill appears or vanishes only the groups that mention it are checked again.
  */
+
+import { readFileText } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { resolveLink } from '../links.js';
 import { classifyLinkPath, readMarkdownFacts } from '../lint/index.js';
 import type { MarkdownLine } from '../markdown.js';
+import { readKeptLines } from '../markdown-body.js';
 import { findLinks, findSchemeUris } from '../markdown-links.js';
 import type { Memo } from '../memo.js';
 import { BASE_FILE, BASE_PATH, DOCUMENTS_DIR, SKILL_BODY, SKILLS_DIR } from '../names.js';
@@ -120,8 +123,14 @@ function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[];
     }
   };
   if (key.startsWith('d:')) {
-    const document = context.documentUnits.get(key.slice(2))?.document;
-    if (document) checkUris(document.path, document.uriLines);
+    const unit = context.documentUnits.get(key.slice(2));
+    const document = unit?.document;
+    // The lines are ranges into the text of the file the document was parsed from (the unit's).
+    if (document && document.uriLines.length > 0)
+      checkUris(
+        document.path,
+        readKeptLines(readFileText(unit!.file.bytes, context.memo).decode()!, document.uriLines),
+      );
   } else if (key.startsWith('s:')) {
     const unit = context.skillUnits.get(key.slice(2));
     if (context.servesSkill(unit?.skill) && unit!.entry)
