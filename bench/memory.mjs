@@ -6,7 +6,9 @@
  * time; every file is restored afterwards. Stops early when the time budget runs out and says so. Beside it, the
  * floor (`memory-floor.mjs`): a bare process holding the same files' bytes, and their bytes and decoded text.
  *
- *   node --expose-gc bench/memory.mjs <S|M|L> [--edits N] [--budget-ms MS]
+ *   node --expose-gc bench/memory.mjs <S|M|L> [--edits N] [--budget-ms MS] [--dir CORPUS_COPY]
+ *
+ * `--dir` runs on a copy of the corpus (`cp -r bench/.corpus/L-g3 /tmp/x`), so two runs can edit at once.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,9 +31,9 @@ async function settle() {
   return { rssMb: m.rss / 1048576, heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576 };
 }
 
-export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000 } = {}) {
+export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000, dir } = {}) {
   assertBuilt();
-  const info = ensureCorpus(size, { log });
+  const info = ensureCorpus(size, { log, ...(dir === undefined ? {} : { dir }) });
   const { createCatalogStore } = await importDist('fs/catalog-store.js');
   const before = await settle();
   const started = nowMs();
@@ -119,6 +121,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     size,
     edits: option('--edits', 1000),
     budgetMs: option('--budget-ms', 150_000),
+    dir: option('--dir', undefined),
   });
   process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
 }
