@@ -30,9 +30,13 @@ import {
 } from '../uris.js';
 import type { Frame } from './frame.js';
 import {
+  attachDerived,
   buildJoinedDescriptionResource,
   buildTextBackedContent,
   buildTextBackedDocument,
+  readDerived,
+  readDescriptionParts,
+  readServedFor,
 } from './text-backed.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
@@ -57,27 +61,26 @@ export const DRAFT_SENTENCE = 'Draft, served only by companion dev --drafts: not
  * What an unchanged file keeps across builds (by the identity of its bytes) and an unchanged document (by its
  * parse): the same served content and entries, so a rebuild after one edit derives again only what it touched.
  */
+/** Text content carries its path and time itself (`readServedFor`); other content is kept with them beside it. */
 const SERVED = memoTable<
   Uint8Array,
-  { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
+  | ServedContent
+  | { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
 >('entries.served');
-const DOCUMENTS = memoTable<
-  ParsedDocument,
-  {
-    readonly content: ServedContent;
-    readonly sentence: string | undefined;
-    readonly priority: number;
-    readonly fields: Readonly<Record<string, unknown>>;
-    readonly entry: DocumentEntry;
-    readonly resource: ListedResource;
-  }
->('entries.documents');
+/**
+ * A parse's entry, which carries what it was derived with (`readDerived`: the content and the resource, whose
+ * annotations and description parts say the priority and sentence): no record beside it (on XL, 100,000 of
+ * them and their priorities held ~8 MB).
+ */
+const DOCUMENTS = memoTable<ParsedDocument, DocumentEntry>('entries.documents');
 
 /** The served content of a file at a URI; an unchanged file (same bytes, URI, path, mtime) keeps its object. */
 export function serve(memo: Memo, uri: string, path: string, file: SourceFile): ServedContent {
   const served = memo.table(SERVED);
-  const previous = served.get(file.bytes);
-  if (previous?.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path)
+  const kept = served.get(file.bytes);
+  const previous =
+    kept === undefined || 'content' in kept ? kept : { ...readServedFor(kept)!, content: kept };
+  if (previous?.content.uri === uri && previous.mtimeMs === file.mtimeMs && previous.path === path)
     return previous.content;
   const mimeType = buildMimeType(path);
   // The text is a view of the bytes, decoded when a read asks (see `FileText`): only whether there is one is
@@ -88,10 +91,18 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   const digest = previous?.content.digest ?? takeDigest(file.bytes, memo);
   const size = file.bytes.byteLength;
   const tail = { digest, size, ...(lastModified === undefined ? {} : { lastModified }) };
-  const content: ServedContent =
-    text?.isUtf8() !== true
-      ? { uri, mimeType, bytes: file.bytes, ...tail }
-      : buildTextBackedContent({ uri, mimeType, bytes: file.bytes }, text, tail);
+  if (text?.isUtf8() === true) {
+    const content = buildTextBackedContent(
+      { uri, mimeType, bytes: file.bytes },
+      text,
+      tail,
+      path,
+      file.mtimeMs,
+    );
+    served.set(file.bytes, content);
+    return content;
+  }
+  const content: ServedContent = { uri, mimeType, bytes: file.bytes, ...tail };
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
   return content;
 }
@@ -111,15 +122,17 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
   unit.content = content;
   const documents = memo.table(DOCUMENTS);
   const previous = documents.get(d);
-  if (
-    previous?.content === content &&
-    previous.sentence === sentence &&
-    previous.priority === priority &&
-    previous.fields === fields
-  ) {
-    unit.entry = previous.entry;
-    unit.resource = previous.resource;
-    return;
+  if (previous?.fields === fields) {
+    const made = readDerived(previous);
+    if (
+      made.content === content &&
+      readDescriptionParts(made.resource)[2] === sentence &&
+      made.resource.annotations.priority === priority
+    ) {
+      unit.entry = previous;
+      unit.resource = made.resource;
+      return;
+    }
   }
   const entry = buildTextBackedDocument(
     {
@@ -146,7 +159,8 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
       annotations: buildAnnotations(priority, content.lastModified),
     },
   );
-  documents.set(d, { content, sentence, priority, fields, entry, resource });
+  attachDerived(entry, content, resource);
+  documents.set(d, entry);
   unit.entry = entry;
   unit.resource = resource;
 }

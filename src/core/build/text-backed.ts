@@ -16,6 +16,9 @@ class TextBackedDocument {
   readonly #text: FileText;
   readonly #bodyStart: number;
   readonly #sections: SectionList;
+  /** What was derived with this entry (`attachDerived`): a memo keeps the entry alone and finds them here. */
+  #content: ServedContent | undefined;
+  #resource: ListedResource | undefined;
 
   constructor(
     fields: Omit<DocumentEntry, 'body' | 'sections'>,
@@ -28,6 +31,15 @@ class TextBackedDocument {
     this.#sections = sections;
     Object.assign(this, fields);
     Object.defineProperties(this, DOCUMENT_TEXT);
+  }
+
+  static attach(entry: TextBackedDocument, content: ServedContent, resource: ListedResource): void {
+    entry.#content = content;
+    entry.#resource = resource;
+  }
+
+  static derived(entry: TextBackedDocument): DerivedWith {
+    return { content: entry.#content!, resource: entry.#resource! };
   }
 
   static body(entry: TextBackedDocument): string {
@@ -54,6 +66,22 @@ const DOCUMENT_TEXT: PropertyDescriptorMap = {
   },
 };
 
+/** What a document's entry was derived with: its served content and listed resource. */
+export interface DerivedWith {
+  readonly content: ServedContent;
+  readonly resource: ListedResource;
+}
+
+/** Records on `entry` (from `buildTextBackedDocument`) the content and resource derived with it. */
+export function attachDerived(entry: DocumentEntry, content: ServedContent, resource: ListedResource): void {
+  TextBackedDocument.attach(entry as unknown as TextBackedDocument, content, resource);
+}
+
+/** What `attachDerived` recorded on `entry`. */
+export function readDerived(entry: DocumentEntry): DerivedWith {
+  return TextBackedDocument.derived(entry as unknown as TextBackedDocument);
+}
+
 /**
  * A document's entry: `fields`, then `body` (the file's text from `bodyStart`) and `sections` (read from their
  * ranges into that text), each read anew when asked.
@@ -69,9 +97,20 @@ export function buildTextBackedDocument(
 
 class TextBackedContent {
   readonly #text: FileText;
+  /** The path and time it was served for (`readServedFor`), so a memo keeps the content alone. */
+  readonly #path: string;
+  readonly #mtimeMs: number;
 
-  constructor(head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>, text: FileText, tail: object) {
+  constructor(
+    head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
+    text: FileText,
+    tail: object,
+    path: string,
+    mtimeMs: number,
+  ) {
     this.#text = text;
+    this.#path = path;
+    this.#mtimeMs = mtimeMs;
     Object.assign(this, head);
     Object.defineProperties(this, CONTENT_TEXT);
     Object.assign(this, tail);
@@ -79,6 +118,10 @@ class TextBackedContent {
 
   static text(content: TextBackedContent): string {
     return content.#text.decode() as string;
+  }
+
+  static servedFor(content: object): { readonly path: string; readonly mtimeMs: number } | undefined {
+    return #path in content ? { path: content.#path, mtimeMs: content.#mtimeMs } : undefined;
   }
 }
 
@@ -93,14 +136,23 @@ const CONTENT_TEXT: PropertyDescriptorMap = {
 
 /**
  * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8): `head`, then `text`,
- * then `tail`, in that key order.
+ * then `tail`, in that key order; it keeps the `path` and `mtimeMs` it was served for (`readServedFor`).
  */
 export function buildTextBackedContent(
   head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
   text: FileText,
   tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text'>,
+  path: string,
+  mtimeMs: number,
 ): ServedContent {
-  return new TextBackedContent(head, text, tail) as unknown as ServedContent;
+  return new TextBackedContent(head, text, tail, path, mtimeMs) as unknown as ServedContent;
+}
+
+/** The path and time content from `buildTextBackedContent` was served for; undefined for other content. */
+export function readServedFor(
+  content: ServedContent,
+): { readonly path: string; readonly mtimeMs: number } | undefined {
+  return TextBackedContent.servedFor(content);
 }
 
 /** What a description is joined from: three strings, kept as fields (an array of them is 72 bytes more). */
@@ -125,6 +177,10 @@ class JoinedDescriptionResource {
     Object.assign(this, head);
     Object.defineProperties(this, RESOURCE_DESCRIPTION);
     Object.assign(this, tail);
+  }
+
+  static parts(resource: JoinedDescriptionResource): Parts {
+    return [resource.#first, resource.#second, resource.#third];
   }
 
   static description(resource: JoinedDescriptionResource): string {
@@ -153,4 +209,9 @@ export function buildJoinedDescriptionResource(
   tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description'>,
 ): ListedResource {
   return new JoinedDescriptionResource(head, parts, join, tail) as unknown as ListedResource;
+}
+
+/** The parts a resource from `buildJoinedDescriptionResource` joins its description from. */
+export function readDescriptionParts(resource: ListedResource): Parts {
+  return JoinedDescriptionResource.parts(resource as unknown as JoinedDescriptionResource);
 }
