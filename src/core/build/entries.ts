@@ -14,7 +14,6 @@ import type { PersistentMapEditor } from '../persistent-map.js';
 import type { ParsedSkill } from '../skills.js';
 import type {
   DocumentEntry,
-  ListedResource,
   ManifestEntry,
   ResourceTemplateEntry,
   ServedContent,
