@@ -152,11 +152,8 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     { uri, name: d.id, title: d.title },
     [d.description, d.whenToUse, sentence],
     joinSentences,
-    {
-      mimeType: content.mimeType,
-      size: content.size,
-      annotations: buildAnnotations(priority, content.lastModified),
-    },
+    { mimeType: content.mimeType, size: content.size },
+    { priority, lastModified: content.lastModified },
   );
   attachDerived(entry, content, resource);
   documents.set(d, entry);

@@ -163,20 +163,34 @@ class JoinedDescriptionResource {
   readonly #second: string | undefined;
   readonly #third: string | undefined;
   readonly #join: (parts: Parts) => string;
+  /** What `annotations` are made of when asked (an object and a boxed number each: ~5 MB on XL). */
+  readonly #priority: number;
+  readonly #lastModified: string | undefined;
 
   constructor(
     head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
     [first, second, third]: Parts,
     join: (parts: Parts) => string,
-    tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description'>,
+    tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
+    { priority, lastModified }: ListedResource['annotations'],
   ) {
     this.#first = first;
     this.#second = second;
     this.#third = third;
     this.#join = join;
+    this.#priority = priority;
+    this.#lastModified = lastModified;
     Object.assign(this, head);
     Object.defineProperties(this, RESOURCE_DESCRIPTION);
     Object.assign(this, tail);
+    Object.defineProperties(this, RESOURCE_ANNOTATIONS);
+  }
+
+  static annotations(resource: JoinedDescriptionResource): ListedResource['annotations'] {
+    const priority = resource.#priority;
+    const lastModified = resource.#lastModified;
+    // Literals, one shape each (see `buildAnnotations` in entries.ts).
+    return lastModified === undefined ? { priority } : { priority, lastModified };
   }
 
   static parts(resource: JoinedDescriptionResource): Parts {
@@ -187,6 +201,15 @@ class JoinedDescriptionResource {
     return resource.#join([resource.#first, resource.#second, resource.#third]);
   }
 }
+
+const RESOURCE_ANNOTATIONS: PropertyDescriptorMap = {
+  annotations: {
+    enumerable: true,
+    get(this: JoinedDescriptionResource) {
+      return JoinedDescriptionResource.annotations(this);
+    },
+  },
+};
 
 const RESOURCE_DESCRIPTION: PropertyDescriptorMap = {
   description: {
@@ -199,16 +222,18 @@ const RESOURCE_DESCRIPTION: PropertyDescriptorMap = {
 
 /**
  * A listed resource whose `description` is `join(parts)`, worked out when asked: `head`, then `description`,
- * then `tail`, in that key order. `parts` are strings the catalog holds anyway (a document's description and
- * when-to-use, its scope's sentence); `join` must be pure.
+ * then `tail`, then `annotations` (made from `annotations` when asked), in that key order. `parts` are strings
+ * the catalog holds anyway (a document's description and when-to-use, its scope's sentence); `join` must be
+ * pure.
  */
 export function buildJoinedDescriptionResource(
   head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
   parts: Parts,
   join: (parts: Parts) => string,
-  tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description'>,
+  tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
+  annotations: ListedResource['annotations'],
 ): ListedResource {
-  return new JoinedDescriptionResource(head, parts, join, tail) as unknown as ListedResource;
+  return new JoinedDescriptionResource(head, parts, join, tail, annotations) as unknown as ListedResource;
 }
 
 /** The parts a resource from `buildJoinedDescriptionResource` joins its description from. */
