@@ -144,6 +144,17 @@ export function detachText(text: string): string {
   return text.length < 13 ? text : flatten(text[0] + text.slice(1));
 }
 
+/** `value` (parsed front matter, JSON-like) with every string copied: see `detachText`. */
+export function detachValue(value: unknown): unknown {
+  if (typeof value === 'string') return detachText(value);
+  if (Array.isArray(value)) return value.map(detachValue);
+  if (value === null || typeof value !== 'object') return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, detachValue(item)]));
+  return prototype === null ? Object.assign(Object.create(null), out) : out;
+}
+
 /**
  * `text` as one flat string when it is a concatenation (V8 keeps `a + b` as a cell over both until something
  * reads it whole): a regular expression's `test` flattens its subject first, which is all it is here for.

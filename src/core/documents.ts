@@ -3,7 +3,7 @@
  * optionally `whenToUse`), one `# Title`, `## ` sections. Parsing is memoized by the identity of the bytes, so
  * an incremental rebuild re-parses only the files that changed.
  */
-import { detachText, readFileText } from './content.js';
+import { detachText, detachValue, readFileText } from './content.js';
 import { codes, type Diagnostic, diagnose, NO_DIAGNOSTICS } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
@@ -226,15 +226,4 @@ function internScope(name: string, memo: Memo): string {
     names.set(kept, kept);
   }
   return kept;
-}
-
-/** `value` (parsed front matter, JSON-like) with every string copied: see `detachText`. */
-function detachValue(value: unknown): unknown {
-  if (typeof value === 'string') return detachText(value);
-  if (Array.isArray(value)) return value.map(detachValue);
-  if (value === null || typeof value !== 'object') return value;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return value;
-  const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, detachValue(item)]));
-  return prototype === null ? Object.assign(Object.create(null), out) : out;
 }

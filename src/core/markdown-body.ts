@@ -11,6 +11,7 @@ import {
   FENCE,
   findSections,
   findTitles,
+  keepLines,
   keepSections,
   type MarkdownLine,
   readHeadingText,
@@ -194,6 +195,26 @@ export function readKeptLines(text: string, kept: KeptLines): readonly MarkdownL
     out.push({ text: text.slice(numbers[i + 1]!, numbers[i + 2]!), line: Math.abs(line), fenced: line < 0 });
   }
   return out;
+}
+
+/**
+ * The lines of `lines` (`readLines(body, …)`) that `holds` keeps, as `KeptLines`: ranges into the text `body`
+ * ends at `offset` of, or copies when the body has carriage returns (its lines are shorter than their runs).
+ */
+export function keepLinesOf(
+  body: string,
+  lines: readonly MarkdownLine[],
+  offset: number,
+  holds: (text: string) => boolean,
+): KeptLines {
+  if (body.includes('\r')) return keepLines(lines.filter((l) => holds(l.text)));
+  const out: number[] = [];
+  let at = offset;
+  for (const l of lines) {
+    if (holds(l.text)) out.push(l.fenced ? -l.line : l.line, at, at + l.text.length);
+    at += l.text.length + 1;
+  }
+  return out.length === 0 ? NO_KEPT : out;
 }
 
 /** `canBeFence` (markdown.ts) of the line starting at `start`, read in place. */

@@ -3,7 +3,7 @@
  * are those of the Agent Skills specification and of what hosts enforce (SEP-2640 limits, Codex's description
  * cap, YAML 1.1 readers).
  */
-import { decodeUtf8 } from './content.js';
+import { decodeUtf8, detachText, detachValue, readFileText } from './content.js';
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
 import { type FrontMatter, type Position, parseFrontMatter } from './front-matter.js';
 import {
@@ -14,8 +14,10 @@ import {
   MAX_SKILL_NAME_LENGTH,
 } from './limits.js';
 import { HOST_FIELDS } from './lint/host-rules.js';
+import { holdsLinkLineMark } from './lint/markdown-rules.js';
 import { isCredentialPath } from './lint/secrets.js';
 import { findTitles, type MarkdownLine, readLines } from './markdown.js';
+import { type KeptLines, keepLinesOf, readKeptLines } from './markdown-body.js';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 import { BASE_FILE, BASE_PATH, SKILL_BODY, SKILL_KEYS, SKILL_STRING_KEYS, SKILLS_DIR } from './names.js';
 import type { SourceFile } from './types.js';
@@ -49,8 +51,15 @@ export interface ParsedSkill {
   readonly keys: ReadonlyMap<string, Position>;
   readonly draft: boolean;
   readonly body: SourceFile;
-  readonly bodyText: string;
-  readonly bodyLines: readonly MarkdownLine[];
+  /**
+   * Where the body starts in SKILL.md's text. The text is not held (a title or a line sliced from it would keep
+   * all of it: ~4 MB on L's 1,000 skills); whoever needs it decodes it again from `body.bytes`.
+   */
+  readonly bodyStart: number;
+  /** 1-based file line the body starts on. */
+  readonly bodyLine: number;
+  /** The body's lines a link or URI check reads (holding `](`, `]:` or `://`), as ranges into the text. */
+  readonly linkLines: KeptLines;
   /** Every other file, sorted by path; `references/base.md` is not among them (it is added when serving). */
   readonly files: readonly SkillSourceFile[];
 }
@@ -110,6 +119,12 @@ function sameFiles(a: ReadonlyMap<string, SourceFile>, b: ReadonlyMap<string, So
     if (other?.bytes !== file.bytes || other.mtimeMs !== file.mtimeMs) return false;
   }
   return true;
+}
+
+/** The lines of `skill`'s body a link or URI check reads, read again from its bytes. */
+export function readSkillLinkLines(skill: ParsedSkill, memo: Memo = NO_MEMO): readonly MarkdownLine[] {
+  if (skill.linkLines.length === 0) return [];
+  return readKeptLines(readFileText(skill.body.bytes, memo).decode()!, skill.linkLines);
 }
 
 function parseSkill(
@@ -215,14 +230,15 @@ function parseSkill(
   return {
     skill: {
       id,
-      title: titles[0]?.text ?? id,
-      description: (description as string).trim(),
-      frontmatter: data,
+      title: detachText(titles[0]?.text ?? id),
+      description: detachText((description as string).trim()),
+      frontmatter: detachValue(data) as Readonly<Record<string, unknown>>,
       keys: fm.keys,
       draft,
       body,
-      bodyText: fm.body,
-      bodyLines,
+      bodyStart: text.length - fm.body.length,
+      bodyLine,
+      linkLines: keepLinesOf(fm.body, bodyLines, text.length - fm.body.length, holdsLinkLineMark),
       files: others,
     },
     diagnostics,

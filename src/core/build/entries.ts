@@ -33,6 +33,7 @@ import {
   buildJoinedDescriptionResource,
   buildTextBackedContent,
   buildTextBackedDocument,
+  buildTextBackedSkill,
   readDerived,
   readDescriptionParts,
   readServedFor,
@@ -195,18 +196,20 @@ export function deriveSkill(
   const body = add(SKILL_BODY, s.body);
   for (const [path, file] of otherFilesOf(s, frame.base)) add(path, file);
   const uri = buildSkillUri(scheme, s.id);
-  unit.entry = {
-    id: s.id,
-    uri,
-    title: s.title,
-    description: s.description,
-    ...(skillScope === undefined ? {} : { scope: skillScope }),
-    ...(s.draft ? { draft: true as const } : {}),
-    frontmatter: s.frontmatter,
-    body: s.bodyText,
-    files,
-    manifest,
-  };
+  unit.entry = buildTextBackedSkill(
+    {
+      id: s.id,
+      uri,
+      title: s.title,
+      description: s.description,
+      ...(skillScope === undefined ? {} : { scope: skillScope }),
+      ...(s.draft ? { draft: true as const } : {}),
+      frontmatter: s.frontmatter,
+    },
+    readFileText(s.body.bytes, memo),
+    s.bodyStart,
+    { files, manifest },
+  );
   const definition = skillScope === undefined ? undefined : frame.scopesById.get(skillScope);
   unit.resource = {
     uri,

@@ -15,7 +15,7 @@ import { findLinks, findSchemeUris } from '../markdown-links.js';
 import type { Memo } from '../memo.js';
 import { BASE_FILE, BASE_PATH, DOCUMENTS_DIR, SKILL_BODY, SKILLS_DIR } from '../names.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
-import type { ParsedSkill } from '../skills.js';
+import { type ParsedSkill, readSkillLinkLines } from '../skills.js';
 import type { FileProblem, ServedContent, SkillEntry } from '../types.js';
 import { buildIndexUri } from '../uris.js';
 import type { Frame } from './frame.js';
@@ -190,7 +190,7 @@ function checkSkillLinks(
   const out: Diagnostic[] = [];
   const served = new Set(entry.files.map((f) => f.path));
   const markdown: [string, string, readonly MarkdownLine[]][] = [
-    [SKILL_BODY, `${SKILLS_DIR}${s.id}/${SKILL_BODY}`, s.bodyLines],
+    [SKILL_BODY, `${SKILLS_DIR}${s.id}/${SKILL_BODY}`, readSkillLinkLines(s, memo)],
   ];
   for (const f of s.files) {
     if (!f.path.endsWith('.md')) continue;

@@ -10,7 +10,7 @@
  */
 import type { FileText } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
-import type { DocumentEntry, DocumentSection, ListedResource, ServedContent } from '../types.js';
+import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
 
 class TextBackedDocument {
   readonly #text: FileText;
@@ -93,6 +93,50 @@ export function buildTextBackedDocument(
   sections: SectionList,
 ): DocumentEntry {
   return new TextBackedDocument(fields, text, bodyStart, sections) as unknown as DocumentEntry;
+}
+
+class TextBackedSkill {
+  readonly #text: FileText;
+  readonly #bodyStart: number;
+
+  constructor(
+    head: Omit<SkillEntry, 'body' | 'files' | 'manifest'>,
+    text: FileText,
+    bodyStart: number,
+    tail: Pick<SkillEntry, 'files' | 'manifest'>,
+  ) {
+    this.#text = text;
+    this.#bodyStart = bodyStart;
+    Object.assign(this, head);
+    Object.defineProperties(this, SKILL_TEXT);
+    Object.assign(this, tail);
+  }
+
+  static body(entry: TextBackedSkill): string {
+    return (entry.#text.decode() as string).slice(entry.#bodyStart);
+  }
+}
+
+const SKILL_TEXT: PropertyDescriptorMap = {
+  body: {
+    enumerable: true,
+    get(this: TextBackedSkill) {
+      return TextBackedSkill.body(this);
+    },
+  },
+};
+
+/**
+ * A skill's entry: `head`, then `body` (SKILL.md's text from `bodyStart`, read anew when asked), then `tail`,
+ * in that key order.
+ */
+export function buildTextBackedSkill(
+  head: Omit<SkillEntry, 'body' | 'files' | 'manifest'>,
+  text: FileText,
+  bodyStart: number,
+  tail: Pick<SkillEntry, 'files' | 'manifest'>,
+): SkillEntry {
+  return new TextBackedSkill(head, text, bodyStart, tail) as unknown as SkillEntry;
 }
 
 class TextBackedContent {

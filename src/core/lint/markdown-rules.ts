@@ -57,7 +57,7 @@ export function buildMarkdownFacts(text: string, lines: readonly MarkdownLine[])
 }
 
 /** Whether a line is one a link or URI check reads: it holds `](`, `]:` or `://`. */
-function holdsLinkLineMark(text: string): boolean {
+export function holdsLinkLineMark(text: string): boolean {
   return holdsLinkMark(text) || text.includes('://');
 }
 

@@ -6,7 +6,8 @@
 import { buildMimeType, decodeUtf8, isTextual } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { resolveLink } from '../links.js';
-import { findLinks, type MarkdownLink } from '../markdown-links.js';
+import { type MarkdownLine, readLines } from '../markdown.js';
+import { findLinks, type MarkdownLink, scanLinks } from '../markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 import { BASE_PATH, type ParsedSkill, SKILL_BODY, SKILLS_DIR } from '../skills.js';
 import type { SourceFile } from '../types.js';
@@ -62,7 +63,10 @@ function buildSkillFindings(
   const dir = `${SKILLS_DIR}${skill.id}/`;
   const bodyFile = `${dir}${SKILL_BODY}`;
   const text = decodeUtf8(skill.body.bytes, memo) ?? '';
-  const bodyLine = skill.bodyLines[0]?.line ?? 1;
+  const bodyLine = skill.bodyLine;
+  // The body's lines, read again: a parse keeps only the ones a link check reads.
+  const bodyText = text.slice(skill.bodyStart);
+  const bodyLines = readLines(bodyText, bodyLine);
   const out: Diagnostic[] = [];
   const description = skill.frontmatter.description;
   if (typeof description === 'string') {
@@ -77,8 +81,8 @@ function buildSkillFindings(
     ...lintHostRules({ file: bodyFile, text, frontmatter: skill.frontmatter, keys: skill.keys, bodyLine }),
     ...lintLineEndings(bodyFile, text, bodyLine - 1),
     ...lintSecrets(bodyFile, skill.body.bytes, memo),
-    ...lintFence(bodyFile, findUnclosedFence(skill.bodyLines)),
-    ...lintBodyBudget(skill, bodyFile, bodyLine, rules),
+    ...lintFence(bodyFile, findUnclosedFence(bodyLines)),
+    ...lintBodyBudget(bodyText, bodyLines, bodyFile, bodyLine, rules),
   );
 
   // The Markdown files a link can land on: SKILL.md, the skill's own, and the shared base.
@@ -95,13 +99,13 @@ function buildSkillFindings(
   let bodyAnchors: ReadonlySet<string> | undefined;
   const anchorsIn = (path: string): ReadonlySet<string> | undefined => {
     if (path === SKILL_BODY) {
-      bodyAnchors ??= buildAnchors(skill.bodyLines);
+      bodyAnchors ??= buildAnchors(bodyLines);
       return bodyAnchors;
     }
     const bytes = facts.has(path) ? bytesOf.get(path) : undefined;
     return bytes === undefined ? undefined : readAnchors(bytes, memo);
   };
-  const linksOf = new Map<string, readonly MarkdownLink[]>([[SKILL_BODY, findLinks(skill.bodyLines, memo)]]);
+  const linksOf = new Map<string, readonly MarkdownLink[]>([[SKILL_BODY, scanLinks(bodyLines)]]);
   for (const [path, f] of facts) linksOf.set(path, findLinks(f.linkLines, memo));
   const checkLinks = (fromPath: string, file: string) =>
     lintLinks(file, linksOf.get(fromPath) ?? [], (pathPart) => {
@@ -155,9 +159,14 @@ function buildSkillFindings(
 }
 
 /** CMP620 (lines), CMP621 (tokens) and CMP427 (nothing but a title) for the body of SKILL.md. */
-function lintBodyBudget(skill: ParsedSkill, file: string, bodyLine: number, rules: LintRules): Diagnostic[] {
+function lintBodyBudget(
+  bodyText: string,
+  lines: readonly MarkdownLine[],
+  file: string,
+  bodyLine: number,
+  rules: LintRules,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const lines = skill.bodyLines;
   const count = lines.length - (lines[lines.length - 1]?.text === '' ? 1 : 0);
   if (count > rules.maxBodyLines) {
     out.push(
@@ -168,7 +177,7 @@ function lintBodyBudget(skill: ParsedSkill, file: string, bodyLine: number, rule
       ),
     );
   }
-  const tokens = tokensOverBudget(skill.bodyText, rules.maxBodyTokens);
+  const tokens = tokensOverBudget(bodyText, rules.maxBodyTokens);
   if (tokens !== undefined) {
     out.push(diagnose(codes.bodyTokens, { tokens, budget: rules.maxBodyTokens }, { file, line: bodyLine }));
   }
