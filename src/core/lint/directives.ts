@@ -42,8 +42,28 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 
 /** The answer for most files, shared: see `NO_DIAGNOSTICS`. */
 const NO_DIRECTIVES: readonly Directive[] = Object.freeze([]);
-const FOUND = memoTable<Uint8Array, { readonly path: string; readonly found: readonly Directive[] }>(
-  'lint.directives',
+/**
+ * The directives of a file's bytes at a path; or, when there are none, which kind of path found none (`kindOf`:
+ * whether none are found depends on the path only through it), one shared record per kind instead of one per
+ * file (on XL, 100,000 of them held ~4 MB).
+ */
+const FOUND = memoTable<
+  Uint8Array,
+  { readonly path: string; readonly found: readonly Directive[] } | { readonly none: number }
+>('lint.directives');
+
+/** What `readDirectivesOf` reads of a path: ends in `.md`; text that is not JSON; Markdown to `readDirectives`. */
+function kindOf(path: string): number {
+  return (
+    (path.endsWith('.md') ? 1 : 0) |
+    (isTextual(buildMimeType(path)) && !path.endsWith('.json') ? 2 : 0) |
+    (MARKDOWN.test(path) ? 4 : 0)
+  );
+}
+
+const MARKDOWN = /\.(?:md|markdown)$/i;
+const NONE_BY_KIND: readonly { readonly none: number }[] = Array.from({ length: 8 }, (_, none) =>
+  Object.freeze({ none }),
 );
 
 /**
@@ -57,7 +77,11 @@ export function readDirectivesOf(
 ): readonly Directive[] {
   const table = memo.table(FOUND);
   const cached = table.get(bytes);
-  if (cached?.path === path) return cached.found;
+  if (cached !== undefined) {
+    if ('none' in cached) {
+      if (cached.none === kindOf(path)) return NO_DIRECTIVES;
+    } else if (cached.path === path) return cached.found;
+  }
   const markdown = path.endsWith('.md');
   // Most files hold no directive: the bytes say so without decoding them (the needles are ASCII, which UTF-8
   // never uses inside another character), and the text is decoded by the phase that parses the file. In
@@ -70,9 +94,12 @@ export function readDirectivesOf(
       (includesAscii(bytes, '<!--') || includesAscii(bytes, MARKER));
   const text = candidate ? decodeUtf8(bytes, memo) : undefined;
   const read = text === undefined ? NO_DIRECTIVES : readDirectives(path, text);
-  const found = read.length === 0 ? NO_DIRECTIVES : read;
-  table.set(bytes, { path, found });
-  return found;
+  if (read.length === 0) {
+    table.set(bytes, NONE_BY_KIND[kindOf(path)]!);
+    return NO_DIRECTIVES;
+  }
+  table.set(bytes, { path, found: read });
+  return read;
 }
 
 /** Whether `bytes` contain the ASCII string `needle`. */
@@ -107,7 +134,7 @@ function indexOfAscii(bytes: Uint8Array, needle: string, from: number, to: numbe
 
 /** The directives written in `text`, a file at `path` (Markdown when it ends in `.md`). */
 export function readDirectives(path: string, text: string): Directive[] {
-  const markdown = /\.(?:md|markdown)$/i.test(path);
+  const markdown = MARKDOWN.test(path);
   // In Markdown a directive sits in an HTML comment or in the front matter: look for those first (indexOf finds
   // "<!--" several times faster than the marker, and a large tree has a hundred megabytes of Markdown).
   if (markdown ? !text.includes('<!--') && !frontMatterOf(text).includes(MARKER) : !text.includes(MARKER)) {
