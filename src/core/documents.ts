@@ -59,12 +59,14 @@ export interface DocumentRead {
 }
 
 /**
- * A read whose front matter parsed carries its path (`keys.path`) and is kept as it is; any other is kept with
- * its path beside it (a wrapper per document is 40 bytes: 4 MB on XL).
+ * A read whose front matter parsed carries its path (`keys.path`) and is kept as it is, or as its document alone
+ * when that is all it says (a document with no findings: the usual case); any other is kept with its path
+ * beside it. Each wrapper is ~45 bytes a document: ~9 MB on XL.
  */
-const READS = memoTable<Uint8Array, DocumentRead | { readonly path: string; readonly result: DocumentRead }>(
-  'documents.reads',
-);
+const READS = memoTable<
+  Uint8Array,
+  ParsedDocument | DocumentRead | { readonly path: string; readonly result: DocumentRead }
+>('documents.reads');
 /** One string per scope name for every document parsed (on XL, 100,000 copies of a few names held 2 MB). */
 const SCOPE_NAMES = memoCell<Map<string, string>>('documents.scope-names');
 const NO_EXTRA_KEYS: ReadonlyMap<string, { readonly value: unknown; readonly position: Position }> =
@@ -83,10 +85,19 @@ export function readDocument(file: SourceFile, memo: Memo = NO_MEMO): DocumentRe
   if (cached !== undefined) {
     if ('result' in cached) {
       if (cached.path === file.path) return cached.result;
+    } else if ('bodyStart' in cached) {
+      if (cached.path === file.path) return { document: cached, keys: cached, diagnostics: NO_DIAGNOSTICS };
     } else if (cached.keys!.path === file.path) return cached;
   }
   const result = parseDocumentFile(file, memo);
-  reads.set(file.bytes, result.keys === undefined ? { path: file.path, result } : result);
+  reads.set(
+    file.bytes,
+    result.keys === undefined
+      ? { path: file.path, result }
+      : result.document !== undefined && result.diagnostics === NO_DIAGNOSTICS
+        ? result.document
+        : result,
+  );
   return result;
 }
 
