@@ -4,11 +4,37 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/core/catalog.js';
-import { decodeUtf8, detachText, encodeUtf8, FileText, readFileText } from '../../src/core/content.js';
+import {
+  buildDigest,
+  decodeUtf8,
+  detachText,
+  encodeUtf8,
+  FileText,
+  packDigest,
+  readFileText,
+  takePackedDigest,
+  unpackDigest,
+} from '../../src/core/content.js';
 import { createMemo } from '../../src/core/memo.js';
 import { buildSnapshot, readFixture } from '../helpers/snapshot.js';
 
 const encoder = new TextEncoder();
+
+describe('packed digests', () => {
+  it('spell the digest they pack, whether packed from it, hashed packed or handed over in a memo', () => {
+    for (const text of ['', 'a', '# Title\n\nBody — ünïcode\n', 'x'.repeat(10_000)]) {
+      const bytes = encoder.encode(text);
+      const digest = buildDigest(bytes);
+      expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(packDigest(digest)).toHaveLength(32);
+      expect(unpackDigest(packDigest(digest))).toBe(digest);
+      expect(unpackDigest(takePackedDigest(bytes))).toBe(digest);
+      const memo = createMemo();
+      buildDigest(bytes, memo);
+      expect(takePackedDigest(bytes, memo)).toBe(packDigest(digest));
+    }
+  });
+});
 
 describe('FileText', () => {
   it('reads, decodes and judges the same text, a BOM kept', () => {

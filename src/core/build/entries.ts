@@ -3,7 +3,14 @@
  * of its files (bytes, digest, MIME type, text), its catalog entry and its `resources/list` entry, with the
  * description and priority its scope gives it — and the two resource templates.
  */
-import { buildMimeType, formatTime, isTextual, readFileText, takeDigest } from '../content.js';
+import {
+  buildMimeType,
+  formatTime,
+  isTextual,
+  readFileText,
+  takeDigest,
+  takePackedDigest,
+} from '../content.js';
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import type { ParsedDocument } from '../documents.js';
@@ -36,6 +43,7 @@ import {
   buildTextBackedSkill,
   readDerived,
   readDescriptionParts,
+  readPackedDigest,
   readServedFor,
 } from './text-backed.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
@@ -87,22 +95,18 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   // decided here.
   const text = isTextual(mimeType) ? readFileText(file.bytes, memo) : undefined;
   const lastModified = formatTime(file.mtimeMs);
-  // Served before under another URI, path or time: the same bytes, so the same digest.
-  const digest = previous?.content.digest ?? takeDigest(file.bytes, memo);
   const size = file.bytes.byteLength;
-  const tail = { digest, size, ...(lastModified === undefined ? {} : { lastModified }) };
+  const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
+  // Served before under another URI, path or time: the same bytes, so the same digest.
   if (text?.isUtf8() === true) {
-    const content = buildTextBackedContent(
-      { uri, mimeType, bytes: file.bytes },
-      text,
-      tail,
-      path,
-      file.mtimeMs,
-    );
+    const digest = previous ? readPackedDigest(previous.content) : takePackedDigest(file.bytes, memo);
+    const head = { uri, mimeType, bytes: file.bytes };
+    const content = buildTextBackedContent(head, text, digest, tail, path, file.mtimeMs);
     served.set(file.bytes, content);
     return content;
   }
-  const content: ServedContent = { uri, mimeType, bytes: file.bytes, ...tail };
+  const digest = previous?.content.digest ?? takeDigest(file.bytes, memo);
+  const content: ServedContent = { uri, mimeType, bytes: file.bytes, digest, ...tail };
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
   return content;
 }

@@ -8,7 +8,7 @@
  * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
  * one per object).
  */
-import type { FileText } from '../content.js';
+import { type FileText, packDigest, unpackDigest } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
 import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
 
@@ -141,6 +141,8 @@ export function buildTextBackedSkill(
 
 class TextBackedContent {
   readonly #text: FileText;
+  /** The digest, packed (`packDigest`): `digest` unpacks it when asked. */
+  readonly #digest: string;
   /** The path and time it was served for (`readServedFor`), so a memo keeps the content alone. */
   readonly #path: string;
   readonly #mtimeMs: number;
@@ -148,11 +150,13 @@ class TextBackedContent {
   constructor(
     head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
     text: FileText,
+    digest: string,
     tail: object,
     path: string,
     mtimeMs: number,
   ) {
     this.#text = text;
+    this.#digest = digest;
     this.#path = path;
     this.#mtimeMs = mtimeMs;
     Object.assign(this, head);
@@ -162,6 +166,14 @@ class TextBackedContent {
 
   static text(content: TextBackedContent): string {
     return content.#text.decode() as string;
+  }
+
+  static digest(content: TextBackedContent): string {
+    return unpackDigest(content.#digest);
+  }
+
+  static packedDigest(content: object): string | undefined {
+    return #digest in content ? content.#digest : undefined;
   }
 
   static servedFor(content: object): { readonly path: string; readonly mtimeMs: number } | undefined {
@@ -176,20 +188,33 @@ const CONTENT_TEXT: PropertyDescriptorMap = {
       return TextBackedContent.text(this);
     },
   },
+  digest: {
+    enumerable: true,
+    get(this: TextBackedContent) {
+      return TextBackedContent.digest(this);
+    },
+  },
 };
 
 /**
- * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8): `head`, then `text`,
- * then `tail`, in that key order; it keeps the `path` and `mtimeMs` it was served for (`readServedFor`).
+ * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8) and whose `digest` is
+ * `digest` (packed: `packDigest`) unpacked when asked: `head`, then `text`, `digest`, then `tail`, in that key
+ * order; it keeps the `path` and `mtimeMs` it was served for (`readServedFor`).
  */
 export function buildTextBackedContent(
   head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
   text: FileText,
-  tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text'>,
+  digest: string,
+  tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text' | 'digest'>,
   path: string,
   mtimeMs: number,
 ): ServedContent {
-  return new TextBackedContent(head, text, tail, path, mtimeMs) as unknown as ServedContent;
+  return new TextBackedContent(head, text, digest, tail, path, mtimeMs) as unknown as ServedContent;
+}
+
+/** `content`'s digest packed (`packDigest`), without unpacking it when it is held packed. */
+export function readPackedDigest(content: ServedContent): string {
+  return TextBackedContent.packedDigest(content) ?? packDigest(content.digest);
 }
 
 /** The path and time content from `buildTextBackedContent` was served for; undefined for other content. */
