@@ -10,6 +10,7 @@ import { type Memo, memoTable, NO_MEMO } from './memo.js';
 const DIGESTS = memoTable<Uint8Array, string>('content.digests');
 const TEXTS = memoTable<Uint8Array, FileText>('content.texts');
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const asciiDecoder = new TextDecoder('latin1');
 const encoder = new TextEncoder();
 
 /**
@@ -146,6 +147,19 @@ export function readFileText(bytes: Uint8Array, memo: Memo = NO_MEMO): FileText 
     texts.set(bytes, text);
   }
   return text;
+}
+
+/**
+ * The text of `bytes[from, to)`, which must be ASCII (there a byte is a character, and UTF-8 and Latin-1 read
+ * the same): a few bytes of a file read without decoding all of it.
+ */
+export function decodeAscii(bytes: Uint8Array, from: number, to: number): string {
+  return asciiDecoder.decode(bytes.subarray(from, to));
+}
+
+/** Whether `text`, the UTF-8 decoding of `bytes`, is ASCII: then each character is one byte, at the same offset. */
+export function isAsciiText(text: string, bytes: Uint8Array): boolean {
+  return text.length === bytes.byteLength;
 }
 
 /** The text of `bytes` when they are valid UTF-8 (a BOM is kept, so re-encoding gives the same bytes). */

@@ -3,7 +3,7 @@
  * optionally `whenToUse`), one `# Title`, `## ` sections. Parsing is memoized by the identity of the bytes, so
  * an incremental rebuild re-parses only the files that changed.
  */
-import { detachText, detachValue, readFileText } from './content.js';
+import { detachText, detachValue, isAsciiText, readFileText } from './content.js';
 import { codes, type Diagnostic, diagnose, NO_DIAGNOSTICS } from './diagnostics.js';
 import { type Position, parseFrontMatter } from './front-matter.js';
 import { lintDocument } from './lint/document-rules.js';
@@ -211,8 +211,9 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
     ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
     extraKeys: extraKeys ?? NO_EXTRA_KEYS,
     bodyStart: text.length - body.length,
+    // Ranges into the bytes when the text is ASCII (a check reads those few bytes), else copies.
     uriLines:
-      scan!.selectKept((from) => body.indexOf('://', from)) ??
+      (isAsciiText(text, file.bytes) ? scan!.selectKept((from) => body.indexOf('://', from)) : undefined) ??
       keepLines(
         scan!.select(
           (from) => body.indexOf('://', from),

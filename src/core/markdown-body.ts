@@ -6,6 +6,7 @@
  * and `selectLines` answer (test/core/markdown-scan.property.test.ts holds it to that); a body with a carriage
  * return takes that path itself.
  */
+import { decodeAscii } from './content.js';
 import {
   buildSection,
   FENCE,
@@ -21,7 +22,11 @@ import {
   selectLines,
 } from './markdown.js';
 
-/** Lines kept after a parse: numbers into the file's text (`BodyScan.selectKept`), or the lines themselves. */
+/**
+ * Lines kept after a parse: numbers into the file's bytes (`BodyScan.selectKept` of an ASCII file, whose
+ * offsets into its text are offsets into its bytes), or the lines themselves. Read back with `readKeptLines`
+ * from a few bytes, without decoding the file.
+ */
 export type KeptLines = readonly number[] | readonly MarkdownLine[];
 
 export interface BodyScan {
@@ -35,8 +40,8 @@ export interface BodyScan {
   select(next: (from: number) => number, holds: (text: string) => boolean): MarkdownLine[];
   /**
    * The lines `select` answers as numbers, three a line — its file line (negated when fenced), where it starts
-   * and where it ends in the file's text — for lines kept after the parse without their text (`readKeptLines`);
-   * undefined for a body whose lines lost carriage returns (no offsets hold there).
+   * and where it ends in the file's text — for lines kept after the parse without their text (`readKeptLines`,
+   * for an ASCII file); undefined for a body whose lines lost carriage returns (no offsets hold there).
    */
   selectKept(next: (from: number) => number): readonly number[] | undefined;
   /** Every line, `readLines(body, firstLine)`, split on the first ask (a rare rule needs them all). */
@@ -183,31 +188,34 @@ function scanSplit(body: string, firstLine: number, offset: number): BodyScan {
 const NO_KEPT: readonly number[] = Object.freeze([]);
 
 /**
- * The lines `selectKept` described, read from the file's text they index (a kept line that is not one of
- * them is a `MarkdownLine` already).
+ * The lines `kept` describes, read from the bytes of the (ASCII) file their numbers index (kept lines that are
+ * not numbers are `MarkdownLine`s already).
  */
-export function readKeptLines(text: string, kept: KeptLines): readonly MarkdownLine[] {
+export function readKeptLines(bytes: Uint8Array, kept: KeptLines): readonly MarkdownLine[] {
   if (typeof kept[0] !== 'number') return kept as readonly MarkdownLine[];
   const numbers = kept as readonly number[];
   const out: MarkdownLine[] = [];
   for (let i = 0; i < numbers.length; i += 3) {
     const line = numbers[i]!;
-    out.push({ text: text.slice(numbers[i + 1]!, numbers[i + 2]!), line: Math.abs(line), fenced: line < 0 });
+    const text = decodeAscii(bytes, numbers[i + 1]!, numbers[i + 2]!);
+    out.push({ text, line: Math.abs(line), fenced: line < 0 });
   }
   return out;
 }
 
 /**
  * The lines of `lines` (`readLines(body, …)`) that `holds` keeps, as `KeptLines`: ranges into the text `body`
- * ends at `offset` of, or copies when the body has carriage returns (its lines are shorter than their runs).
+ * ends at `offset` of when that text is ASCII (`ascii`), else copies (also when the body has carriage returns:
+ * its lines are shorter than their runs).
  */
 export function keepLinesOf(
   body: string,
   lines: readonly MarkdownLine[],
   offset: number,
+  ascii: boolean,
   holds: (text: string) => boolean,
 ): KeptLines {
-  if (body.includes('\r')) return keepLines(lines.filter((l) => holds(l.text)));
+  if (!ascii || body.includes('\r')) return keepLines(lines.filter((l) => holds(l.text)));
   const out: number[] = [];
   let at = offset;
   for (const l of lines) {

@@ -3,7 +3,7 @@
  * are those of the Agent Skills specification and of what hosts enforce (SEP-2640 limits, Codex's description
  * cap, YAML 1.1 readers).
  */
-import { decodeUtf8, detachText, detachValue, readFileText } from './content.js';
+import { decodeUtf8, detachText, detachValue, isAsciiText } from './content.js';
 import { codes, compare, type Diagnostic, diagnose } from './diagnostics.js';
 import { type FrontMatter, type Position, parseFrontMatter } from './front-matter.js';
 import {
@@ -122,9 +122,8 @@ function sameFiles(a: ReadonlyMap<string, SourceFile>, b: ReadonlyMap<string, So
 }
 
 /** The lines of `skill`'s body a link or URI check reads, read again from its bytes. */
-export function readSkillLinkLines(skill: ParsedSkill, memo: Memo = NO_MEMO): readonly MarkdownLine[] {
-  if (skill.linkLines.length === 0) return [];
-  return readKeptLines(readFileText(skill.body.bytes, memo).decode()!, skill.linkLines);
+export function readSkillLinkLines(skill: ParsedSkill): readonly MarkdownLine[] {
+  return readKeptLines(skill.body.bytes, skill.linkLines);
 }
 
 function parseSkill(
@@ -238,7 +237,13 @@ function parseSkill(
       body,
       bodyStart: text.length - fm.body.length,
       bodyLine,
-      linkLines: keepLinesOf(fm.body, bodyLines, text.length - fm.body.length, holdsLinkLineMark),
+      linkLines: keepLinesOf(
+        fm.body,
+        bodyLines,
+        text.length - fm.body.length,
+        isAsciiText(text, body.bytes),
+        holdsLinkLineMark,
+      ),
       files: others,
     },
     diagnostics,

@@ -99,3 +99,28 @@ describe('a document entry read from its bytes', () => {
     expect(Object.keys(content)).toContain('text');
   });
 });
+
+describe("a document's URI lines, kept as ranges into its bytes (ASCII) or as copies", () => {
+  const line = (prefix: string) => `${prefix} fixture://guides/any/none/such here.`;
+  const files = {
+    ...readFixture('valid'),
+    'knowledge/documents/any/ascii.md': `---\ndescription: ASCII.\n---\n# ASCII\n\n${line('See')}\n\n\`\`\`\n${line('Code')}\n\`\`\`\n`,
+    'knowledge/documents/any/unicode.md': `---\ndescription: Not ASCII.\n---\n# Ünïcode\n\n${line('Sée — ')}\n`,
+    'knowledge/documents/any/bom.md': `\uFEFF---\ndescription: A BOM.\n---\n# BOM\n\n${line('See')}\n`,
+  };
+  const { diagnostics } = buildCatalog(buildSnapshot(files));
+  const found = (path: string) =>
+    diagnostics
+      .filter((d) => d.code === 'CMP502' && d.file === `knowledge/documents/any/${path}`)
+      .map((d) => [d.line, d.column]);
+
+  it('finds every URI at its line and column, fenced ones included', () => {
+    const column = (prefix: string) => line(prefix).indexOf('fixture://') + 1;
+    expect(found('ascii.md')).toEqual([
+      [6, column('See')],
+      [9, column('Code')],
+    ]);
+    expect(found('unicode.md')).toEqual([[6, column('Sée — ')]]);
+    expect(found('bom.md')).toEqual([[6, column('See')]]);
+  });
+});

@@ -309,11 +309,12 @@ describe('lines and sections', () => {
               (text) => text.includes('://'),
             ),
           ).toEqual(lines.filter((l) => l.text.includes('://')));
-          // Kept as ranges into the file's text (the body ends it, `offset` characters in), read back the same.
+          // Kept as ranges into the file's bytes (ASCII here: the body ends it, `offset` bytes in), read back the
+          // same.
           const kept = scan.selectKept((from) => body.indexOf('://', from));
           if (body.includes('\r')) expect(kept).toBeUndefined();
           else
-            expect(readKeptLines(`${'-'.repeat(offset)}${body}`, kept!)).toEqual(
+            expect(readKeptLines(new TextEncoder().encode(`${'-'.repeat(offset)}${body}`), kept!)).toEqual(
               lines.filter((l) => l.text.includes('://')),
             );
           // Sections read back from their ranges are the sections a split gives.

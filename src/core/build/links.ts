@@ -5,7 +5,6 @@
  * mentions, so when a document or skill appears or vanishes only the groups that mention it are checked again.
  */
 
-import { readFileText } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { resolveLink } from '../links.js';
 import { classifyLinkPath, readMarkdownFacts } from '../lint/index.js';
@@ -125,12 +124,8 @@ function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[];
   if (key.startsWith('d:')) {
     const unit = context.documentUnits.get(key.slice(2));
     const document = unit?.document;
-    // The lines are ranges into the text of the file the document was parsed from (the unit's).
-    if (document && document.uriLines.length > 0)
-      checkUris(
-        document.path,
-        readKeptLines(readFileText(unit!.file.bytes, context.memo).decode()!, document.uriLines),
-      );
+    // The lines are ranges into the bytes of the file the document was parsed from (the unit's).
+    if (document) checkUris(document.path, readKeptLines(unit!.file.bytes, document.uriLines));
   } else if (key.startsWith('s:')) {
     const unit = context.skillUnits.get(key.slice(2));
     if (context.servesSkill(unit?.skill) && unit!.entry)
@@ -190,7 +185,7 @@ function checkSkillLinks(
   const out: Diagnostic[] = [];
   const served = new Set(entry.files.map((f) => f.path));
   const markdown: [string, string, readonly MarkdownLine[]][] = [
-    [SKILL_BODY, `${SKILLS_DIR}${s.id}/${SKILL_BODY}`, readSkillLinkLines(s, memo)],
+    [SKILL_BODY, `${SKILLS_DIR}${s.id}/${SKILL_BODY}`, readSkillLinkLines(s)],
   ];
   for (const f of s.files) {
     if (!f.path.endsWith('.md')) continue;
