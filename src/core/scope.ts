@@ -74,18 +74,20 @@ function parseScope(text: string | undefined, source?: FileText): ScopeRead {
     const errors: ParseError[] = [];
     held = parseTree(text, errors, PARSE_OPTIONS);
     if (errors.length > 0 || held === undefined) {
-      return {
-        diagnostics: errors
-          .slice(0, 5)
-          .map((error) =>
-            diagnose(
-              codes.scopeJsonSyntax,
-              { error: printParseErrorCode(error.error) },
-              { file: SCOPE_FILE, ...at(error.offset) },
-            ),
+      const diagnostics = errors
+        .slice(0, 5)
+        .map((error) =>
+          diagnose(
+            codes.scopeJsonSyntax,
+            { error: printParseErrorCode(error.error) },
+            { file: SCOPE_FILE, ...at(error.offset) },
           ),
-        positionOf: () => undefined,
-      };
+        );
+      // Nothing is placed later: let go of what placed these (a closure made here shares their scope).
+      held = undefined;
+      offsets = undefined;
+      heldText = undefined;
+      return { diagnostics, positionOf: () => undefined };
     }
   }
   const value = strict === undefined ? (getNodeValue(held!) as unknown) : strict.value;

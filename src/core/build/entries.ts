@@ -68,8 +68,9 @@ export const DRAFT_SENTENCE = 'Draft, served only by companion dev --drafts: not
 /**
  * What an unchanged file keeps across builds (by the identity of its bytes) and an unchanged document (by its
  * parse): the same served content and entries, so a rebuild after one edit derives again only what it touched.
+ * Text content carries the path and time it was served for itself (`readServedFor`); other content is kept
+ * with them beside it.
  */
-/** Text content carries its path and time itself (`readServedFor`); other content is kept with them beside it. */
 const SERVED = memoTable<
   Uint8Array,
   | ServedContent
@@ -97,7 +98,7 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   const lastModified = formatTime(file.mtimeMs);
   const size = file.bytes.byteLength;
   const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
-  // Served before under another URI, path or time: the same bytes, so the same digest.
+  // Served before under another URI, path or time: the same bytes, so the same digest (held packed by text).
   if (text?.isUtf8() === true) {
     const digest = previous ? readPackedDigest(previous.content) : takePackedDigest(file.bytes, memo);
     const head = { uri, mimeType, bytes: file.bytes };

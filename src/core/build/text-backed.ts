@@ -1,8 +1,10 @@
 /**
  * Catalog values whose text is read from their file's bytes when asked: a document's entry (`body`,
- * `sections`) and a file's served content (`text`); and a document's listed resource, whose `description` is
- * joined from the sentences it is made of when asked (XL's 100,000 joined descriptions held ~21 MB; a list
- * page is serialized once per generation). The bytes are what a store keeps of a file; the decoded
+ * `sections`), a skill's entry (`body`) and a file's served content (`text`, and its `digest`, held packed);
+ * and a document's listed resource, whose `description` is joined from the sentences it is made of and whose
+ * `annotations` are made when asked (XL's 100,000 joined descriptions held ~21 MB; a list page is serialized
+ * once per generation). A document's entry and a text's content also carry what the builder's memo would
+ * otherwise keep beside them (what they were derived with, served for). The bytes are what a store keeps of a file; the decoded
  * text is not held beside them for the life of the catalog: each ask decodes it (`FileText.decode`), unless a
  * build phase holds it at that moment. Each is an own enumerable accessor, so these values compare, spread and
  * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
