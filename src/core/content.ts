@@ -64,11 +64,14 @@ export function packDigest(digest: string): string {
   return String.fromCharCode(...codes);
 }
 
-/** The digest `packed` (from `packDigest` or `takePackedDigest`) spells. */
+/**
+ * The digest `packed` (from `packDigest` or `takePackedDigest`) spells, one flat string (a manifest keeps it: a
+ * concatenation of 33 parts would hold 33 cells).
+ */
 export function unpackDigest(packed: string): string {
-  let hex = '';
-  for (let i = 0; i < packed.length; i++) hex += HEX[packed.charCodeAt(i)]!;
-  return `sha256:${hex}`;
+  const hex = new Array<string>(packed.length);
+  for (let i = 0; i < packed.length; i++) hex[i] = HEX[packed.charCodeAt(i)]!;
+  return flatten(`sha256:${hex.join('')}`);
 }
 
 const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
