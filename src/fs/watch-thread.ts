@@ -44,6 +44,16 @@ export interface WatchThread {
 const workerUrl = new URL('./watch-thread-worker.js', import.meta.url);
 
 /**
+ * The thread's V8 heap: a young generation of 2 MB instead of V8's default of up to 32 MB (two 16 MB semi-spaces,
+ * grown to the full size by the initial scan and then resident for the life of the daemon, since an idle thread
+ * never collects again). Measured on L (2,554 directories watched): the thread's RSS 83 → 59 MB, its scan's CPU
+ * the same or less (more, cheaper scavenges; 0.91–1.02 s vs 0.95–1.35 s). The old generation is not limited: a
+ * limit would make the thread die of a tree with more directories than it allows (the watcher would fall back to
+ * chokidar on the main thread, but that is what the thread is there to avoid).
+ */
+const resourceLimits = { maxYoungGenerationSizeMb: 2 };
+
+/**
  * Starts chokidar on a thread for the content root `root` now. Never throws: a root that cannot be resolved gets no
  * thread, and `watch` then starts one (or, failing that, chokidar on the main thread) when asked.
  */
@@ -90,7 +100,7 @@ class ThreadWatcher extends EventEmitter {
   constructor(readonly root: string) {
     super();
     try {
-      const worker = new Worker(workerUrl, { workerData: { root } });
+      const worker = new Worker(workerUrl, { workerData: { root }, resourceLimits });
       worker.on('message', (message: ThreadMessage) => this.receive(message));
       worker.on('error', () => this.fallBack());
       worker.on('exit', () => {
