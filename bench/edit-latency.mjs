@@ -338,7 +338,14 @@ function summarize(samples) {
  * `after(daemon)` runs against the same daemon once the edits are done and restored (run.mjs measures protocol
  * costs there, so L is loaded once); its result is returned as `after`.
  */
-export async function runEditLatency({ size, mode = 'cli', edits = 50, budgetMs = 240_000, after, dir } = {}) {
+export async function runEditLatency({
+  size,
+  mode = 'cli',
+  edits = 50,
+  budgetMs = 240_000,
+  after,
+  dir,
+} = {}) {
   assertBuilt();
   const info = ensureCorpus(size, { log, ...(dir === undefined ? {} : { dir }) });
   const defaults = await readWatcherDefaults();
