@@ -3,31 +3,17 @@
  * SIGUSR2 the main thread appends one JSON line to `$COMPANION_PROBE_DIR/main.jsonl` — `process.memoryUsage()`, V8's
  * heap statistics and heap spaces (used vs committed, the young generation's semi-spaces), `/proc/self/status`'s
  * RSS split (anonymous, file-backed) — and asks every worker thread (over a BroadcastChannel; `--require` runs in
- * workers too) to append its own isolate's numbers to `worker-<threadId>.jsonl`. Also counts GCs by kind. A bench
+ * workers too) to append its own isolate's numbers to `worker-<threadId>.jsonl`, GC counts by kind included. A bench
  * tool only: nothing of companion loads it.
  */
 const { appendFileSync, readFileSync, readlinkSync } = require('node:fs');
 const { join } = require('node:path');
 const v8 = require('node:v8');
 const { BroadcastChannel, isMainThread, threadId } = require('node:worker_threads');
-const { PerformanceObserver, constants } = require('node:perf_hooks');
+// GC counts by kind, observed in this thread (each thread preloads its own copy).
+const gcs = require('./gc-count.cjs');
 
 const dir = process.env.COMPANION_PROBE_DIR;
-const gcs = { scavenge: 0, markCompact: 0, incremental: 0, weak: 0, ms: 0 };
-const kinds = {
-  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
-  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'markCompact',
-  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
-  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak',
-};
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    const kind = kinds[entry.detail?.kind];
-    if (kind !== undefined) gcs[kind]++;
-    gcs.ms += entry.duration;
-  }
-}).observe({ entryTypes: ['gc'] });
-
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 function sample(tag) {

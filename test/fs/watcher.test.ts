@@ -43,6 +43,20 @@ afterEach(async () => {
   }
 });
 
+/** A watcher a test drives by hand, closed (and its project removed) after the test like `start`'s. */
+function closeAfter(project: TempProject, store: CatalogStore, watcher: Watcher): void {
+  open.push({
+    project,
+    store,
+    watcher,
+    changes: [],
+    batches: [],
+    errors: [],
+    statuses: [],
+    batchWaiters: [],
+  });
+}
+
 async function start(files: Record<string, string>, options: WatcherOptions = {}): Promise<Harness> {
   const project = createTempProject(files);
   const store = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
@@ -487,16 +501,7 @@ describe('createWatcher: batch timing (fake clock)', () => {
       getWatched: () => ({}),
     });
     const watcher = createWatcher(store, { watch: () => fake as unknown as FSWatcher, ...options });
-    open.push({
-      project,
-      store,
-      watcher,
-      changes: [],
-      batches: [],
-      errors: [],
-      statuses: [],
-      batchWaiters: [],
-    });
+    closeAfter(project, store, watcher);
     fake.emit('ready');
     await watcher.ready;
     return fake;
@@ -718,16 +723,7 @@ describe('createWatcher: the reconcile walked elsewhere (walkTree)', () => {
     watcher.ready.then(() => {
       ready = true;
     });
-    open.push({
-      project,
-      store,
-      watcher,
-      changes: [],
-      batches: [],
-      errors: [],
-      statuses: [],
-      batchWaiters: [],
-    });
+    closeAfter(project, store, watcher);
     fake.emit('ready');
     /** What the store's own stat walk would answer now. */
     const walkNow = (): TreeWalk => {
