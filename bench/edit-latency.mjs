@@ -13,7 +13,7 @@
  *
  * Every edited file is restored to its original bytes afterwards.
  *
- *   node bench/edit-latency.mjs <S|M|L> [--mode cli|inproc] [--edits N]
+ *   node bench/edit-latency.mjs <S|M|L> [--mode cli|inproc] [--edits N] [--dir COPY]
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -338,9 +338,16 @@ function summarize(samples) {
  * `after(daemon)` runs against the same daemon once the edits are done and restored (run.mjs measures protocol
  * costs there, so L is loaded once); its result is returned as `after`.
  */
-export async function runEditLatency({ size, mode = 'cli', edits = 50, budgetMs = 240_000, after } = {}) {
+export async function runEditLatency({
+  size,
+  mode = 'cli',
+  edits = 50,
+  budgetMs = 240_000,
+  after,
+  dir,
+} = {}) {
   assertBuilt();
-  const info = ensureCorpus(size, { log });
+  const info = ensureCorpus(size, { log, ...(dir === undefined ? {} : { dir }) });
   const defaults = await readWatcherDefaults();
   const targets = [
     { kind: 'document', path: info.editTargets.document.path, uri: info.editTargets.document.uri },
@@ -439,6 +446,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     mode: option('--mode', 'cli'),
     edits: option('--edits', 50),
     budgetMs: option('--budget-ms', 240_000),
+    // A copy of the corpus to edit (`cp -r bench/.corpus/L-g3 /tmp/mine`), when others read the shared one.
+    dir: option('--dir', undefined),
   });
   process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
 }

@@ -4,6 +4,7 @@
  * SIGUSR2 (the bench asks before and after the saves). Scavenges count the garbage made (one per filled young
  * generation), mark-compacts what reached the old generation often enough to need collecting — numbers that do
  * not depend on when V8 happened to collect, unlike RSS. A bench tool only: nothing of companion loads it.
+ * `memory-probe.cjs` requires it for the same counts (`module.exports`).
  */
 const { writeFileSync } = require('node:fs');
 const { PerformanceObserver, constants } = require('node:perf_hooks');
@@ -28,3 +29,4 @@ if (file !== undefined) {
     writeFileSync(file, JSON.stringify({ ...counts, heapMb: process.memoryUsage().heapUsed / 2 ** 20 })),
   );
 }
+module.exports = counts;

@@ -67,6 +67,19 @@ export interface CatalogStoreOptions {
 }
 
 /**
+ * A stat walk made off the store (`Reader.stat` of every content directory, by the same rules), for `reconcile`.
+ */
+export interface WalkedPrints {
+  /** Entry → its print (`ReadResult.prints`); in a partial walk, `undefined` for an entry that is gone. */
+  readonly prints: ReadonlyMap<string, string | undefined>;
+  /**
+   * Only the entries whose print changed since an earlier walk, all of whose changes the store was given: an
+   * entry not named is as that walk found it.
+   */
+  readonly partial: boolean;
+}
+
+/**
  * A `CatalogSource` that owns the state behind it. Everything is synchronous, so one rebuild runs at a time by
  * construction; calling `applyChanges` or `reconcile` from inside a subscriber throws.
  */
@@ -87,8 +100,10 @@ export interface CatalogStore extends CatalogSource {
    * A stat-only walk of the whole tree (kind, size, mtime, ctime, inode of each entry, and where each symlink
    * points) compared with what the store last read; re-reads only the entries that differ, through
    * `applyChanges`. Repairs whatever the watcher missed. Costs about one `lstat` per file.
+   *
+   * `walked`: that walk, made elsewhere (the watcher's thread), compared instead of walking here.
    */
-  reconcile(): CatalogChange | undefined;
+  reconcile(walked?: WalkedPrints): CatalogChange | undefined;
   /** Whether the current snapshot holds this root-relative path as a file (read, with its bytes). */
   hasFile(path: string): boolean;
   /**
@@ -280,13 +295,17 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     return change;
   }
 
-  function reconcile(): CatalogChange | undefined {
+  function reconcile(walked?: WalkedPrints): CatalogChange | undefined {
     assertIdle();
-    const fresh = createReadResult();
-    for (const directory of contentDirectories) reader.stat(directory, fresh);
+    let seen = walked?.prints;
+    if (seen === undefined) {
+      const fresh = createReadResult();
+      for (const directory of contentDirectories) reader.stat(directory, fresh);
+      seen = fresh.prints;
+    }
     const differing: string[] = [];
-    for (const [key, print] of fresh.prints) if (prints.get(key) !== print) differing.push(key);
-    for (const key of prints.keys()) if (!fresh.prints.has(key)) differing.push(key);
+    for (const [key, print] of seen) if (prints.get(key) !== print) differing.push(key);
+    if (walked?.partial !== true) for (const key of prints.keys()) if (!seen.has(key)) differing.push(key);
     // A read that failed just now has the same print as before: only reading it again tells.
     differing.push(...pending());
     return applyChanges(differing);

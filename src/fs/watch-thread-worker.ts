@@ -1,17 +1,25 @@
 /**
  * The thread `watch-thread.ts` starts: chokidar on the content root (configured as on the main thread), every
- * event posted to the main thread as it comes. Only paths and codes cross: the watcher's logic stays on the main
- * thread.
+ * event posted to the main thread as it comes, and the reconcile's stat walk of the whole tree when asked. Only
+ * paths, prints and codes cross: the watcher's logic stays on the main thread.
+ *
+ * The walk is `Reader.stat` of every content directory, the same walk the store would make (read-snapshot.ts).
+ * The first answers every entry's print, for the store to compare with what it read; each later one only the
+ * entries whose print differs from the walk before it (`undefined`: gone), so that what crosses, and what the main
+ * thread compares, is a few entries rather than the whole tree (100,000 on XL). The thread keeps the last walk's
+ * prints for that; nothing else.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { watchContent } from './chokidar-config.js';
-import type { ThreadMessage } from './watch-thread.js';
+import { contentDirectories, createReader, createReadResult, type Reader } from './read-snapshot.js';
+import type { ThreadMessage, ThreadRequest } from './watch-thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('watch-thread-worker runs as a worker thread');
 const post = (message: ThreadMessage): void => port.postMessage(message);
+const root = (workerData as { root: string }).root;
 
-const watcher = watchContent((workerData as { root: string }).root);
+const watcher = watchContent(root);
 let ready = false;
 let countTimer: NodeJS.Timeout | undefined;
 const postCount = (): void => {
@@ -51,8 +59,38 @@ watcher.once('ready', () => {
   postCount();
   post({ type: 'ready' });
 });
-port.on('message', (message: unknown) => {
-  if (message !== 'close') return;
-  clearTimeout(countTimer);
-  watcher.close().finally(() => port.close());
+
+let reader: Reader | undefined;
+// The prints of the last walk, which the next one answers against.
+let lastPrints: Map<string, string> | undefined;
+
+/** One stat walk of the tree, answered as `walked` (or as failed when the root cannot be opened). */
+function walk(id: number): void {
+  const started = performance.now();
+  const fresh = createReadResult();
+  try {
+    reader ??= createReader(root);
+    for (const directory of contentDirectories) reader.stat(directory, fresh);
+  } catch {
+    // The root is gone or unusable: the main thread walks it itself, as it would have without this thread.
+    post({ type: 'walked', id, ms: performance.now() - started });
+    return;
+  }
+  const previous = lastPrints;
+  lastPrints = fresh.prints;
+  if (previous === undefined) {
+    post({ type: 'walked', id, ms: performance.now() - started, prints: fresh.prints, partial: false });
+    return;
+  }
+  const changed = new Map<string, string | undefined>();
+  for (const [key, print] of fresh.prints) if (previous.get(key) !== print) changed.set(key, print);
+  for (const key of previous.keys()) if (!fresh.prints.has(key)) changed.set(key, undefined);
+  post({ type: 'walked', id, ms: performance.now() - started, prints: changed, partial: true });
+}
+
+port.on('message', (message: ThreadRequest) => {
+  if (message === 'close') {
+    clearTimeout(countTimer);
+    watcher.close().finally(() => port.close());
+  } else if (message.type === 'walk') walk(message.id);
 });

@@ -8,12 +8,17 @@
  * watcher.ts, unchanged. Events the thread heard before `createWatcher` subscribed (a save during the build) are
  * replayed to it, `ready` included. When the thread cannot start or dies, the look-alike starts chokidar on the main
  * thread and relays it instead: watching never silently stops.
+ *
+ * The look-alike also walks the tree for the watcher's reconcile (`walkTree`), on the thread: on XL that is a
+ * 1.3 s walk of 100,455 entries every ~50 s that would otherwise stop the main thread. Without a thread, the
+ * watcher walks on the main thread as before.
  */
 import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import { watchContent } from './chokidar-config.js';
+import type { TreeWalk, TreeWalker } from './watcher.js';
 
 /** What the thread posts. */
 export type ThreadMessage =
@@ -26,14 +31,28 @@ export type ThreadMessage =
     }
   | { readonly type: 'error'; readonly message: string; readonly code?: string }
   | { readonly type: 'watched'; readonly count: number }
-  | { readonly type: 'ready' };
+  | { readonly type: 'ready' }
+  | {
+      readonly type: 'walked';
+      readonly id: number;
+      readonly ms: number;
+      /** Absent when the thread could not walk (the root is gone): the main thread walks then. */
+      readonly prints?: ReadonlyMap<string, string | undefined>;
+      readonly partial?: boolean;
+    };
+
+/** What the main thread asks of the thread. */
+export type ThreadRequest = 'close' | { readonly type: 'walk'; readonly id: number };
+
+/** The `FSWatcher` look-alike `watch` answers: chokidar's surface watcher.ts uses, plus the walk on the thread. */
+export type ThreadFSWatcher = FSWatcher & TreeWalker;
 
 export interface WatchThread {
   /**
    * For `createWatcher`'s `watch` option. The first call for the thread's root adopts the running thread; any
    * other call (a retry after polling, another root) starts a fresh one.
    */
-  readonly watch: (root: string, options: ChokidarOptions) => FSWatcher;
+  readonly watch: (root: string, options: ChokidarOptions) => ThreadFSWatcher;
   /** Stops the thread if nothing adopted it (the command ended before it watched). */
   close(): void;
   /** Settles when the thread started at once has finished its scan (or stopped), adopted or not. */
@@ -42,6 +61,16 @@ export interface WatchThread {
 
 /** The worker's module, beside this one in both layouts (`dist/fs/` and the bundle's flat `dist/bundle/`). */
 const workerUrl = new URL('./watch-thread-worker.js', import.meta.url);
+
+/**
+ * The thread's V8 heap: a young generation of 2 MB instead of V8's default of up to 32 MB (two 16 MB semi-spaces,
+ * grown to the full size by the initial scan and then resident for the life of the daemon, since an idle thread
+ * never collects again). Measured on L (2,554 directories watched): the thread's RSS 83 → 59 MB, its scan's CPU
+ * the same or less (more, cheaper scavenges; 0.91–1.02 s vs 0.95–1.35 s). The old generation is not limited: a
+ * limit would make the thread die of a tree with more directories than it allows (the watcher would fall back to
+ * chokidar on the main thread, but that is what the thread is there to avoid).
+ */
+const resourceLimits = { maxYoungGenerationSizeMb: 2 };
 
 /**
  * Starts chokidar on a thread for the content root `root` now. Never throws: a root that cannot be resolved gets no
@@ -62,7 +91,7 @@ export function startWatchThread(root: string): WatchThread {
       early = undefined;
       const watcher = adopted ?? new ThreadWatcher(watchRoot);
       watcher.adopt();
-      return watcher as unknown as FSWatcher;
+      return watcher as unknown as ThreadFSWatcher;
     },
     close() {
       early?.dropUnadopted(undefined);
@@ -79,6 +108,9 @@ class ThreadWatcher extends EventEmitter {
   /** Messages heard before `adopt`, replayed then. */
   private queue: ThreadMessage[] | undefined = [];
   private watchedCount = 0;
+  /** Walks asked of the thread and not answered yet, by id. */
+  private readonly walks = new Map<number, (walk: TreeWalk | undefined) => void>();
+  private lastWalk = 0;
   private closed = false;
   private closing: Promise<void> | undefined;
   private settleScan: () => void = () => {};
@@ -90,7 +122,7 @@ class ThreadWatcher extends EventEmitter {
   constructor(readonly root: string) {
     super();
     try {
-      const worker = new Worker(workerUrl, { workerData: { root } });
+      const worker = new Worker(workerUrl, { workerData: { root }, resourceLimits });
       worker.on('message', (message: ThreadMessage) => this.receive(message));
       worker.on('error', () => this.fallBack());
       worker.on('exit', () => {
@@ -124,6 +156,21 @@ class ThreadWatcher extends EventEmitter {
     return this.worker !== undefined;
   }
 
+  /**
+   * The reconcile's stat walk, on the thread (see watch-thread-worker.ts): the first answers every entry, each
+   * later one what changed since the walk before it. Undefined when there is no thread (it could not start, died,
+   * or this watcher closed; also for a walk in flight then): the caller walks on its own thread instead.
+   */
+  walkTree(): Promise<TreeWalk | undefined> {
+    const worker = this.worker;
+    if (worker === undefined || this.closed) return Promise.resolve(undefined);
+    const id = ++this.lastWalk;
+    return new Promise((resolve) => {
+      this.walks.set(id, resolve);
+      worker.postMessage({ type: 'walk', id } satisfies ThreadRequest);
+    });
+  }
+
   getWatched(): Record<string, string[]> {
     if (this.local) return this.local.getWatched();
     // watcher.ts only counts the entries.
@@ -135,6 +182,7 @@ class ThreadWatcher extends EventEmitter {
     this.closed = true;
     this.queue = undefined;
     this.settleScan();
+    this.dropWalks();
     const worker = this.worker;
     this.worker = undefined;
     const local = this.local;
@@ -142,7 +190,7 @@ class ThreadWatcher extends EventEmitter {
     this.closing = (async () => {
       if (worker) {
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-        worker.postMessage('close');
+        worker.postMessage('close' satisfies ThreadRequest);
         // Bounded: a thread that does not stop within a second is stopped.
         const timer = setTimeout(() => void worker.terminate(), 1000);
         await exited;
@@ -155,6 +203,16 @@ class ThreadWatcher extends EventEmitter {
 
   private receive(message: ThreadMessage): void {
     if (this.closed) return;
+    if (message.type === 'walked') {
+      const resolve = this.walks.get(message.id);
+      this.walks.delete(message.id);
+      resolve?.(
+        message.prints === undefined
+          ? undefined
+          : { ms: message.ms, prints: message.prints, partial: message.partial === true },
+      );
+      return;
+    }
     if (message.type === 'ready') this.settleScan();
     if (this.queue !== undefined) this.queue.push(message);
     else this.dispatch(message);
@@ -188,12 +246,20 @@ class ThreadWatcher extends EventEmitter {
     }
   }
 
+  /** Walks that will not be answered (the thread is gone): their callers walk on their own thread. */
+  private dropWalks(): void {
+    const pending = [...this.walks.values()];
+    this.walks.clear();
+    for (const resolve of pending) resolve(undefined);
+  }
+
   /** The thread could not start or died: chokidar on this thread, relayed, from a fresh scan. */
   private fallBack(): void {
     if (this.closed || this.local) return;
     const worker = this.worker;
     this.worker = undefined;
     void worker?.terminate();
+    this.dropWalks();
     const local = watchContent(this.root);
     this.local = local;
     const relay = (message: ThreadMessage): void => this.receive(message);

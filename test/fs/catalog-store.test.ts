@@ -7,7 +7,13 @@ import {
   createCatalogStore,
   createStaticSource,
 } from '../../src/fs/catalog-store.js';
-import { RootError, readSnapshot } from '../../src/fs/read-snapshot.js';
+import {
+  contentDirectories,
+  createReader,
+  createReadResult,
+  RootError,
+  readSnapshot,
+} from '../../src/fs/read-snapshot.js';
 import { copyFixture, createTempProject, type TempProject } from '../helpers/temp-project.js';
 import { digestsOf, fakeBuildCatalog } from './fake-catalog.js';
 
@@ -300,6 +306,39 @@ describe('createCatalogStore', () => {
     fs.utimesSync(p.path('skills/a/t.md'), stat.atime, stat.mtime);
     expect(s.reconcile()?.changedPaths).toEqual(['skills/a/SKILL.md']);
     expect(fileText(s.snapshot(), 'skills/a/SKILL.md')).toBe('T');
+  });
+
+  it('reconcile compares a walk made elsewhere: a full one like its own, a partial one only where it names', () => {
+    const p = project({ 'skills/a/SKILL.md': 'A', 'skills/a/gone.md': 'G', 'skills/a/edit.md': 'E1' });
+    const s = store(p);
+    const walk = () => {
+      const fresh = createReadResult();
+      const reader = createReader(p.root);
+      for (const directory of contentDirectories) reader.stat(directory, fresh);
+      return fresh.prints;
+    };
+    p.write('skills/a/edit.md', 'E2');
+    touch(p, 'skills/a/edit.md', 5_000_000);
+    p.remove('skills/a/gone.md');
+    p.write('skills/a/added.md', 'N');
+    const full = walk();
+    // A partial walk that names only the edit: the delete and the add are taken as unchanged.
+    const edited = new Map([['skills/a/edit.md', full.get('skills/a/edit.md')]]);
+    expect(s.reconcile({ prints: edited, partial: true })?.changedPaths).toEqual(['skills/a/edit.md']);
+    // Naming the delete (no print) and the add.
+    const rest = new Map([
+      ['skills/a/gone.md', undefined],
+      ['skills/a/added.md', full.get('skills/a/added.md')],
+    ]);
+    expect(s.reconcile({ prints: rest, partial: true })?.changedPaths).toEqual([
+      'skills/a/added.md',
+      'skills/a/gone.md',
+    ]);
+    expect(s.snapshot()).toEqual(readSnapshot(p.root));
+    // A full walk: an entry it lacks is gone.
+    p.remove('skills/a/added.md');
+    expect(s.reconcile({ prints: walk(), partial: false })?.changedPaths).toEqual(['skills/a/added.md']);
+    expect(s.reconcile({ prints: walk(), partial: false })).toBeUndefined();
   });
 
   it('reconcile notices a permission change, which moves only ctime', () => {

@@ -2,9 +2,14 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CatalogChange } from '../../src/core/types.js';
+import { type CatalogStore, createCatalogStore, type WalkedPrints } from '../../src/fs/catalog-store.js';
 import { buildChokidarOptions } from '../../src/fs/chokidar-config.js';
+import { contentDirectories, createReader, createReadResult } from '../../src/fs/read-snapshot.js';
 import * as fromSource from '../../src/fs/watch-thread.js';
+import { createWatcher, type Watcher } from '../../src/fs/watcher.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
+import { fakeBuildCatalog } from './fake-catalog.js';
 
 // The thread runs the worker module that `npm run build` emits beside `dist/fs/watch-thread.js`; from the sources
 // (which a worker cannot load as TypeScript) the look-alike falls back to chokidar on this thread.
@@ -17,9 +22,15 @@ interface Heard {
   ready: boolean;
 }
 
-const open: { watcher?: FSWatcher; project: TempProject; thread: fromSource.WatchThread }[] = [];
+const open: {
+  watcher?: FSWatcher;
+  project: TempProject;
+  thread: fromSource.WatchThread;
+  companion?: Watcher;
+}[] = [];
 afterEach(async () => {
-  for (const { watcher, project, thread } of open.splice(0)) {
+  for (const { watcher, project, thread, companion } of open.splice(0)) {
+    await companion?.close();
     thread.close();
     await watcher?.close();
     project.cleanup();
@@ -52,8 +63,8 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
 
 const files = { 'skills/a/SKILL.md': 'A', 'knowledge/documents/any/doc.md': 'doc' };
 
-function start(module: Module) {
-  const project = createTempProject(files);
+function start(module: Module, tree: Record<string, string> = files) {
+  const project = createTempProject(tree);
   const root = realpathSync(project.root);
   const thread = module.startWatchThread(project.root);
   const entry: (typeof open)[number] = { project, thread };
@@ -131,5 +142,131 @@ describe('startWatchThread', () => {
     expect(second).not.toBe(first);
     const heard = subscribe(second);
     await waitFor(() => heard.ready, 'ready of the fresh thread');
+  });
+});
+
+describe('the reconcile walk on the watcher thread', () => {
+  const text = (store: CatalogStore, path: string) => {
+    const file = store.snapshot().files.get(path);
+    return file === undefined ? undefined : Buffer.from(file.bytes).toString();
+  };
+
+  /**
+   * A store, and a watcher of it fed by the thread (or, from the sources, chokidar on this thread) that delivers no
+   * file event at all (as if the kernel dropped every one): only the reconcile can see a change. Counts where the
+   * reconcile walked.
+   */
+  function startDeaf(
+    module: Module,
+    tree: Record<string, string>,
+    beforeWatch?: (project: TempProject) => void,
+  ) {
+    const { project, root, thread } = start(module, tree);
+    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    // A change after the store's first read and before anything watches: the first reconcile must find it.
+    beforeWatch?.(project);
+    const walks = { here: 0, onThread: [] as boolean[] };
+    const store: CatalogStore = {
+      ...inner,
+      reconcile: (walked?: WalkedPrints) => {
+        if (walked === undefined) walks.here++;
+        else walks.onThread.push(walked.partial);
+        return inner.reconcile(walked);
+      },
+    };
+    const changes: CatalogChange[] = [];
+    store.subscribe((change) => changes.push(change));
+    const companion = createWatcher(store, {
+      reconcileIntervalMs: 50,
+      watch: (path, options) => {
+        const watcher = thread.watch(path, options);
+        const emit = watcher.emit.bind(watcher) as (event: string, ...args: unknown[]) => boolean;
+        watcher.emit = ((event: string, ...args: unknown[]) =>
+          event === 'all' || event === 'raw' ? true : emit(event, ...args)) as typeof watcher.emit;
+        return watcher;
+      },
+    });
+    open.at(-1)!.companion = companion;
+    return { project, root, store: inner, companion, walks, changes };
+  }
+
+  it('finds on the thread what no event reported: before the first walk, then edits, adds and deletes', async () => {
+    const { project, store, companion, walks, changes } = startDeaf(
+      fromDist,
+      { ...files, 'skills/a/base.md': 'v1', 'skills/a/gone.md': 'gone' },
+      (p) => p.write('skills/a/base.md', 'v2 before the watcher'),
+    );
+    await companion.ready;
+    // The first walk answered every entry, and the store compared them with what it read.
+    expect(walks).toEqual({ here: 0, onThread: [false] });
+    expect(text(store, 'skills/a/base.md')).toBe('v2 before the watcher');
+    expect(changes.at(-1)?.changedPaths).toEqual(['skills/a/base.md']);
+
+    project.write('skills/a/base.md', 'v3');
+    project.write('skills/a/references/new.md', 'new');
+    project.remove('skills/a/gone.md');
+    await waitFor(
+      () =>
+        text(store, 'skills/a/base.md') === 'v3' &&
+        text(store, 'skills/a/references/new.md') === 'new' &&
+        !store.hasFile('skills/a/gone.md'),
+      'the periodic reconcile to find the edit, the new file and the delete',
+    );
+    // Later walks answer only what changed since the one before, and the main thread never walked.
+    expect(walks.here).toBe(0);
+    expect(walks.onThread.slice(1).every((partial) => partial)).toBe(true);
+    // What reached the store is what a reconcile on this thread publishes: the same paths, re-read.
+    expect(changes.flatMap((change) => change.changedPaths).sort()).toEqual([
+      'skills/a/base.md',
+      'skills/a/base.md',
+      'skills/a/gone.md',
+      'skills/a/references/new.md',
+    ]);
+    // An unchanged tree: the walks go on and publish nothing.
+    const published = store.current().number;
+    const walked = walks.onThread.length;
+    await waitFor(() => walks.onThread.length >= walked + 2, 'two more walks');
+    expect(store.current().number).toBe(published);
+  });
+
+  it('walks on the main thread when there is no thread, and finds the same', async () => {
+    const { project, store, companion, walks } = startDeaf(fromSource, files);
+    await companion.ready;
+    expect(walks.onThread).toEqual([]);
+    expect(walks.here).toBeGreaterThan(0);
+    project.write('skills/a/SKILL.md', 'A2');
+    await waitFor(() => text(store, 'skills/a/SKILL.md') === 'A2', 'the reconcile on this thread');
+  });
+
+  it("answers the same prints as the store's own walk, and watches every directory of a larger tree", async () => {
+    // 300 directories of 4 files: the thread's small young generation must not cost a directory or an entry.
+    const tree: Record<string, string> = {};
+    for (let d = 0; d < 300; d++) {
+      for (let f = 0; f < 4; f++) tree[`knowledge/documents/d${d}/f${f}.md`] = `doc ${d} ${f}`;
+    }
+    tree['skills/a/SKILL.md'] = 'A';
+    const { project, root, adopt } = start(fromDist, tree);
+    const watcher = adopt() as FSWatcher & { walkTree(): Promise<WalkedPrints | undefined> };
+    const heard = subscribe(watcher);
+    await waitFor(() => heard.ready, 'ready');
+    const directories = 300 + 2 + 3; // d0…d299, documents, knowledge; skills, a; the root
+    expect(Object.values(watcher.getWatched()).flat().length).toBeGreaterThanOrEqual(directories - 1);
+
+    const here = createReadResult();
+    const reader = createReader(project.root);
+    for (const directory of contentDirectories) reader.stat(directory, here);
+    const walked = await watcher.walkTree();
+    expect(walked?.partial).toBe(false);
+    expect(walked?.prints).toEqual(here.prints);
+    expect((await watcher.walkTree())?.prints).toEqual(new Map());
+
+    project.write('knowledge/documents/d299/f3.md', 'edited');
+    await waitFor(
+      () =>
+        heard.raw.some(([, name, dir]) => name === 'f3.md' && dir === join(root, 'knowledge/documents/d299')),
+      'a save in the last directory',
+    );
+    const after = await watcher.walkTree();
+    expect([...(after?.prints.keys() ?? [])]).toEqual(['knowledge/documents/d299/f3.md']);
   });
 });

@@ -6,9 +6,16 @@ import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CatalogChange } from '../../src/core/types.js';
 import { type CatalogStore, createCatalogStore } from '../../src/fs/catalog-store.js';
-import { readSnapshot } from '../../src/fs/read-snapshot.js';
+import {
+  contentDirectories,
+  createReader,
+  createReadResult,
+  readSnapshot,
+} from '../../src/fs/read-snapshot.js';
 import {
   createWatcher,
+  type TreeWalk,
+  type TreeWalker,
   type Watcher,
   type WatcherOptions,
   type WatcherStatus,
@@ -35,6 +42,20 @@ afterEach(async () => {
     harness.project.cleanup();
   }
 });
+
+/** A watcher a test drives by hand, closed (and its project removed) after the test like `start`'s. */
+function closeAfter(project: TempProject, store: CatalogStore, watcher: Watcher): void {
+  open.push({
+    project,
+    store,
+    watcher,
+    changes: [],
+    batches: [],
+    errors: [],
+    statuses: [],
+    batchWaiters: [],
+  });
+}
 
 async function start(files: Record<string, string>, options: WatcherOptions = {}): Promise<Harness> {
   const project = createTempProject(files);
@@ -480,16 +501,7 @@ describe('createWatcher: batch timing (fake clock)', () => {
       getWatched: () => ({}),
     });
     const watcher = createWatcher(store, { watch: () => fake as unknown as FSWatcher, ...options });
-    open.push({
-      project,
-      store,
-      watcher,
-      changes: [],
-      batches: [],
-      errors: [],
-      statuses: [],
-      batchWaiters: [],
-    });
+    closeAfter(project, store, watcher);
     fake.emit('ready');
     await watcher.ready;
     return fake;
@@ -680,5 +692,78 @@ describe('createWatcher: back from polling, and reads that failed just now', () 
       await watcher.close();
       project.cleanup();
     }
+  });
+});
+
+describe('createWatcher: the reconcile walked elsewhere (walkTree)', () => {
+  /** A chokidar stand-in whose `walkTree` answers when the test says: each call is one pending walk. */
+  async function startWalker(files: Record<string, string>) {
+    const project = createTempProject(files);
+    const inner = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    const walks: { resolve: (walk: TreeWalk | undefined) => void }[] = [];
+    const here = { count: 0 };
+    const store: CatalogStore = {
+      ...inner,
+      reconcile: (walked) => {
+        if (walked === undefined) here.count++;
+        return inner.reconcile(walked);
+      },
+    };
+    const fake = Object.assign(new EventEmitter(), {
+      close: async () => {},
+      getWatched: () => ({}),
+      walkTree: () => new Promise<TreeWalk | undefined>((resolve) => walks.push({ resolve })),
+    });
+    let ready = false;
+    const watcher = createWatcher(store, {
+      watch: () => fake as unknown as FSWatcher & TreeWalker,
+      settleMs: 20,
+      reconcileIntervalMs: 600_000,
+    });
+    watcher.ready.then(() => {
+      ready = true;
+    });
+    closeAfter(project, store, watcher);
+    fake.emit('ready');
+    /** What the store's own stat walk would answer now. */
+    const walkNow = (): TreeWalk => {
+      const fresh = createReadResult();
+      const reader = createReader(project.root);
+      for (const directory of contentDirectories) reader.stat(directory, fresh);
+      return { ms: 1, prints: fresh.prints, partial: false };
+    };
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+    return { project, store: inner, fake, walks, here, walkNow, tick, isReady: () => ready };
+  }
+
+  it('is ready once the walk at ready is answered and compared; a reconcile asked meanwhile walks after it', async () => {
+    const w = await startWalker({ 'skills/a/SKILL.md': 'v1' });
+    await w.tick();
+    expect(w.walks).toHaveLength(1);
+    expect(w.isReady()).toBe(false);
+    // A new directory while that walk runs: its settle reconcile must wait for the walk, then walk again.
+    w.project.write('skills/b/SKILL.md', 'B');
+    w.fake.emit('all', 'addDir', w.project.path('skills/b'));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(w.walks).toHaveLength(1);
+    w.walks[0]!.resolve(w.walkNow());
+    await w.tick();
+    expect(w.isReady()).toBe(true);
+    expect(text(w.store, 'skills/b/SKILL.md')).toBe('B');
+    expect(w.walks).toHaveLength(2);
+    w.walks[1]!.resolve({ ms: 1, prints: new Map(), partial: true });
+    await w.tick();
+    expect(w.here.count).toBe(0);
+  });
+
+  it('walks on this thread when the walk elsewhere cannot be made', async () => {
+    const w = await startWalker({ 'skills/a/SKILL.md': 'v1' });
+    await w.tick();
+    w.project.write('skills/a/SKILL.md', 'v2 unseen');
+    w.walks[0]!.resolve(undefined);
+    await w.tick();
+    expect(w.isReady()).toBe(true);
+    expect(w.here.count).toBe(1);
+    expect(text(w.store, 'skills/a/SKILL.md')).toBe('v2 unseen');
   });
 });

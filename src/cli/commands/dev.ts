@@ -20,6 +20,7 @@ import { createDevModel, type DevModel } from '../../ui/dev-state.js';
 import { formatMs } from '../../ui/format.js';
 import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
+import { minorCollection, startIdleHeap } from '../idle-heap.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
 
@@ -105,6 +106,8 @@ export const run: Command = async (argv, io) => {
   const uiModule = plain ? undefined : loadUi();
 
   const rootPath = resolve(io.cwd, values.root ?? '.');
+  // Before any thread starts (it sets a V8 flag for a moment): what gives the young generation back once idle.
+  const scavenge = minorCollection();
   // chokidar's scan of the tree runs on a thread of its own from now on, beside the first build (watch-thread.ts).
   const watchThread = startWatchThread(rootPath);
   let served: ServedStore;
@@ -183,6 +186,8 @@ export const run: Command = async (argv, io) => {
     root: store.root,
   });
   model = devModel;
+  // The cold build grew the young generation to 32 MB; once the daemon is quiet, it goes back (idle-heap.ts).
+  const stopIdleHeap = startIdleHeap(scavenge);
   // Once edits are noticed, the search index the first document_lookup needs is built in the background.
   let warmedOnce = false;
   watcher.ready.then(
@@ -211,6 +216,7 @@ export const run: Command = async (argv, io) => {
       stopping = true;
       // The UI goes first so the terminal is restored even if closing the server takes a moment.
       ui?.close();
+      stopIdleHeap();
       Promise.allSettled([watcher.close(), server.close()]).then(() => {
         stopLog?.();
         devModel.close();

@@ -13,6 +13,7 @@ import { DEFAULT_MAX_SESSIONS } from '../../mcp/limits.js';
 import { DEFAULT_HTTP_PORT, PortInUseError, serveHttp } from '../../mcp/serve-http.js';
 import { serveStdio } from '../../mcp/serve-stdio.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
+import { minorCollection, startIdleHeap } from '../idle-heap.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
 
@@ -181,6 +182,8 @@ export const run: Command = async (argv, io) => {
       })
     : () => {};
   await watcher?.ready;
+  // The cold build grew the young generation to 32 MB; once the server is quiet, it goes back (idle-heap.ts).
+  const stopIdleHeap = startIdleHeap(minorCollection());
 
   const stop = new AbortController();
   const onSignal = (): void => stop.abort();
@@ -212,6 +215,7 @@ export const run: Command = async (argv, io) => {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    stopIdleHeap();
     stopLogging();
     await watcher?.close();
   }
