@@ -27,6 +27,7 @@ import type {
   SourceFile,
 } from '../core/types.js';
 import { type BuildPoolOptions, type BuildPoolReport, createBuildPool } from './build-pool.js';
+import { type ByteSlab, ByteSlabs } from './byte-slabs.js';
 import {
   buildSnapshot,
   comparePaths,
@@ -127,8 +128,9 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 
   // The cold build's per-file work starts on other threads while the walk goes on (src/fs/build-pool.ts).
   const pool = options.pool && options.buildCatalog === undefined ? createBuildPool(options.pool) : undefined;
-  const initial = createReadResult(pool?.add);
+  const initial = createReadResult(pool?.add, { slabs: true });
   for (const directory of contentDirectories) reader.read(directory, initial);
+  const slabs = createSlabLedger(initial.slabs!.slabs);
   // Fingerprints and followed symlinks of what was last read. Internal bookkeeping, mutated in place; the
   // snapshot itself is never mutated once published.
   const prints = initial.prints;
@@ -244,6 +246,13 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
       problemsCopy.set(key, problem);
     }
     for (const key of nextFiles.keys()) problemsCopy.delete(key);
+    // The bytes each changed path held before leave their slab; a slab left mostly dead gives its survivors
+    // a new home, rebuilt under their paths (same bytes, so no host sees a change) but not reported.
+    for (const key of changedPaths) {
+      const before = files.get(key);
+      if (before !== undefined && filesCopy.get(key) !== before) slabs.release(before.bytes);
+    }
+    const rehomed = slabs.rehome(filesCopy);
     files = filesCopy.done();
     problems = problemsCopy;
     snapshot = { files, problems: sortProblems(problems), lastGood };
@@ -252,7 +261,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     // After a rebuild that threw, the builder starts over (it keeps no half-updated state), so the paths
     // changed since the last good build need no bookkeeping here.
     stale = true;
-    const result = build(snapshot, changedPaths);
+    const result = build(snapshot, rehomed.length === 0 ? changedPaths : [...changedPaths, ...rehomed]);
     stale = false;
     const previous = generation;
     const current = toGeneration(previous.number + 1, result);
@@ -317,6 +326,62 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     snapshot: () => {
       sorted ??= buildSnapshot(files, problems);
       return sorted;
+    },
+  };
+}
+
+/**
+ * What the store knows of the slabs its files' bytes live in (src/fs/byte-slabs.ts): each slab's live bytes.
+ * The bound it keeps: a slab whose live bytes fall below half of what was placed in it is emptied at once
+ * (its survivors copied into new slabs), so dead bytes pinned in slabs never exceed the live bytes in slabs
+ * plus one half-empty slab per emptying — an edit or a branch switch cannot leave a whole tree's old bytes
+ * behind. The one exception is a file a last good version still holds: its bytes are alive, not waste.
+ */
+interface SlabLedger {
+  /** `bytes` is no longer the current version of its path. */
+  release(bytes: Uint8Array): void;
+  /**
+   * Moves every current file of each mostly dead slab into a new slab, in `files` (being edited); answers
+   * their paths, which the next build must re-derive (the core's memos are keyed by the old views).
+   */
+  rehome(files: {
+    get(path: string): SourceFile | undefined;
+    set(path: string, file: SourceFile): void;
+  }): string[];
+}
+
+function createSlabLedger(initial: readonly ByteSlab[]): SlabLedger {
+  const live = new Map<ArrayBuffer, { readonly slab: ByteSlab; bytes: number }>();
+  const adopt = (list: readonly ByteSlab[]) => {
+    for (const slab of list) live.set(slab.buffer, { slab, bytes: slab.used });
+  };
+  adopt(initial);
+  let sparse: ByteSlab[] = [];
+  return {
+    release(bytes) {
+      const entry = live.get(bytes.buffer as ArrayBuffer);
+      if (entry === undefined) return;
+      entry.bytes -= bytes.byteLength;
+      if (entry.bytes * 2 < entry.slab.used) {
+        live.delete(entry.slab.buffer);
+        sparse.push(entry.slab);
+      }
+    },
+    rehome(files) {
+      if (sparse.length === 0) return [];
+      const into = new ByteSlabs();
+      const moved: string[] = [];
+      for (const slab of sparse) {
+        for (const path of slab.paths) {
+          const file = files.get(path);
+          if (file === undefined || file.bytes.buffer !== slab.buffer) continue;
+          files.set(path, { ...file, bytes: into.copy(path, file.bytes) });
+          moved.push(path);
+        }
+      }
+      sparse = [];
+      adopt(into.slabs);
+      return moved;
     },
   };
 }

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FileProblem, FileProblemKind, Snapshot, SourceFile } from '../core/types.js';
+import { ByteSlabs } from './byte-slabs.js';
 
 /** The top-level directories of a content root that hold content; everything else under the root is ignored. */
 export const contentDirectories = ['knowledge', 'skills', 'prompts'] as const;
@@ -120,16 +121,28 @@ export interface ReadResult {
   readonly links: Map<string, string>;
   /** Told every file as it is read (the cold build's thread pool starts on the files while the walk goes on). */
   readonly onFile?: (file: SourceFile) => void;
+  /**
+   * When present, small files' bytes are views into shared slabs (src/fs/byte-slabs.ts), which it lists;
+   * otherwise each file's bytes are memory of their own. For walks of many files: a cold read.
+   */
+  readonly slabs?: ByteSlabs;
 }
 
-/** An empty `ReadResult` to walk into. */
-export function createReadResult(onFile?: (file: SourceFile) => void): ReadResult {
+/**
+ * An empty `ReadResult` to walk into; `slabs` places small files into shared buffers (for a cold read of a
+ * whole tree, not for the re-read of an edit).
+ */
+export function createReadResult(
+  onFile?: (file: SourceFile) => void,
+  options: { readonly slabs?: boolean } = {},
+): ReadResult {
   return {
     files: new Map(),
     problems: new Map(),
     prints: new Map(),
     links: new Map(),
     ...(onFile && { onFile }),
+    ...(options.slabs && { slabs: new ByteSlabs() }),
   };
 }
 
@@ -197,7 +210,7 @@ export function createReader(root: string, options: ReadOptions = {}): Reader {
  */
 export function readSnapshot(root: string, options: ReadOptions = {}): Snapshot {
   const reader = createReader(root, options);
-  const result = createReadResult();
+  const result = createReadResult(undefined, { slabs: true });
   for (const directory of contentDirectories) reader.read(directory, result);
   return buildSnapshot(result.files, result.problems);
 }
@@ -484,7 +497,7 @@ function walkDirectory(
  * dispatches it again.
  */
 function readPlainFile(context: Context, path: string, candidate: string, into: ReadResult): boolean {
-  const outcome = readFileBytes(context, path, candidate);
+  const outcome = readFileBytes(context, path, candidate, into.slabs);
   // Without a descriptor there is no fstat to print from: the full dispatch lstats it, as the stat walk does.
   if (outcome === 'retry' || (outcome !== undefined && outcome.print === undefined)) return false;
   recordRead(into, path, outcome, undefined);
@@ -508,7 +521,7 @@ function visitFile(
     else into.prints.set(path, print);
     return;
   }
-  const outcome = readFileBytes(context, path, real);
+  const outcome = readFileBytes(context, path, real, into.slabs);
   // Not a plain file any more: the change that did it brings its own event and re-read.
   if (outcome === 'retry') return;
   recordRead(into, path, outcome, print);
@@ -555,7 +568,12 @@ type ReadOutcome =
  * (`/proc/<pid>/fd` says where), not over the cap — before a single byte is read. Undefined when the file
  * vanished; `retry` when what the descriptor holds is no plain file (a link, a directory, a FIFO swapped in).
  */
-function readFileBytes(context: Context, path: string, candidate: string): ReadOutcome | 'retry' {
+function readFileBytes(
+  context: Context,
+  path: string,
+  candidate: string,
+  slabs: ByteSlabs | undefined,
+): ReadOutcome | 'retry' {
   let fd: number;
   try {
     fd = fs.openSync(candidate, openFlags);
@@ -582,7 +600,12 @@ function readFileBytes(context: Context, path: string, candidate: string): ReadO
     }
     if (stats.nlink > 1) return { problem: 'hardlinked', detail: String(stats.nlink), print };
     if (stats.size > context.maxFileBytes) return { problem: 'too-large', detail: String(stats.size), print };
-    return { bytes: readAll(fd, stats.size), mtimeMs: stats.mtimeMs, mode: stats.mode & 0o777, print };
+    return {
+      bytes: readAll(fd, stats.size, path, slabs),
+      mtimeMs: stats.mtimeMs,
+      mode: stats.mode & 0o777,
+      print,
+    };
   } catch (error) {
     if (isVanished(error)) return undefined;
     return { problem: unreadableKind(error), detail: errorCode(error) };
@@ -613,18 +636,26 @@ function locateDescriptor(fd: number, candidate: string): string | undefined {
 
 /**
  * Reads the `size` bytes `fstat` reported, as `readFileSync` does: a file that grows meanwhile is being
- * written, and the write brings its own event and re-read. Returns a plain `Uint8Array` over memory of its
- * own (never Node's shared pool), so `bytes.buffer` holds nothing else.
+ * written, and the write brings its own event and re-read. A small file goes into `slabs` when given (a view of
+ * exactly its bytes); anything else into a plain `Uint8Array` over memory of its own (never Node's shared
+ * pool), so `bytes.buffer` holds nothing else.
  */
-function readAll(fd: number, size: number): Uint8Array {
+function readAll(fd: number, size: number, path: string, slabs: ByteSlabs | undefined): Uint8Array {
+  const room = slabs?.reserve(size);
+  if (room !== undefined) return slabs!.commit(path, readInto(fd, room.view, room.offset, size));
   const buffer = Buffer.allocUnsafeSlow(size);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, readInto(fd, buffer, 0, size));
+}
+
+/** Reads up to `size` bytes from the start of `fd` into `view` at `offset`; answers how many it read. */
+function readInto(fd: number, view: Uint8Array, offset: number, size: number): number {
   let length = 0;
   while (length < size) {
-    const read = fs.readSync(fd, buffer, length, size - length, length);
+    const read = fs.readSync(fd, view, offset + length, size - length, length);
     if (read === 0) break;
     length += read;
   }
-  return toPlain(buffer, length);
+  return length;
 }
 
 function readLinkTarget(link: string): string | undefined {
@@ -642,10 +673,6 @@ function readLinkText(link: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function toPlain(buffer: Buffer, length: number): Uint8Array {
-  return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
 }
 
 function isWalkableDirectory(reader: Reader, path: string): boolean {

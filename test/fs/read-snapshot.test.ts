@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Snapshot } from '../../src/core/types.js';
+import { SLAB_BYTES, SLAB_FILE_MAX } from '../../src/fs/byte-slabs.js';
 import {
   buildSnapshot,
   createReader,
@@ -64,10 +65,31 @@ describe('readSnapshot', () => {
     expect(skill.path).toBe('skills/demo/SKILL.md');
     expect(text(skill.bytes)).toBe(fs.readFileSync(p.path('skills/demo/SKILL.md'), 'utf8'));
     expect(skill.mtimeMs).toBe(fs.statSync(p.path('skills/demo/SKILL.md')).mtimeMs);
-    // A plain Uint8Array over its own memory: not a Buffer, not a view into Node's shared pool.
+    // A plain Uint8Array, not a Buffer: a view of exactly the file's bytes in a slab of this read (never Node's
+    // shared pool), and no two files' views overlap.
     expect(Object.getPrototypeOf(skill.bytes)).toBe(Uint8Array.prototype);
-    expect(skill.bytes.byteOffset).toBe(0);
-    expect(skill.bytes.buffer.byteLength).toBe(skill.bytes.byteLength);
+    expect(skill.bytes.buffer.byteLength).toBe(SLAB_BYTES);
+    const views = [...snapshot.files.values()]
+      .map((file) => file.bytes)
+      .sort((a, b) => a.byteOffset - b.byteOffset);
+    for (const [i, view] of views.entries()) {
+      expect(view.buffer).toBe(skill.bytes.buffer);
+      if (i > 0)
+        expect(view.byteOffset).toBeGreaterThanOrEqual(views[i - 1]!.byteOffset + views[i - 1]!.byteLength);
+    }
+  });
+
+  it('gives a file too large to share a buffer of its own, and a small one a view of exactly its bytes', () => {
+    const big = Buffer.alloc(SLAB_FILE_MAX + 1, 'b');
+    const p = project({ 'skills/demo/SKILL.md': 'S', 'skills/demo/big.md': big, 'skills/demo/z.md': 'Z' });
+    const snapshot = readSnapshot(p.root);
+    const bytes = snapshot.files.get('skills/demo/big.md')!.bytes;
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(big.byteLength);
+    expect(Buffer.from(bytes).equals(big)).toBe(true);
+    const z = snapshot.files.get('skills/demo/z.md')!.bytes;
+    expect([...z]).toEqual([...Buffer.from('Z')]);
+    expect(z.buffer).toBe(snapshot.files.get('skills/demo/SKILL.md')!.bytes.buffer);
   });
 
   it('reads prompts/ beside knowledge/ and skills/, and nothing else at the top level', () => {
@@ -463,17 +485,19 @@ describe('readSnapshot', () => {
       'is reported as unreadable with its errno code (checked as `nobody`, since root reads anything)',
       () => {
         // Root bypasses file permissions, so the check runs in a child as `nobody`, against the loader
-        // transpiled to plain JS (it imports nothing but node builtins at runtime).
-        const work = project({});
-        const source = fs.readFileSync(new URL('../../src/fs/read-snapshot.ts', import.meta.url), 'utf8');
-        const { outputText } = ts.transpileModule(source, {
-          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-        });
-        fs.writeFileSync(work.path('read-snapshot.mjs'), outputText);
+        // transpiled to plain JS (it and its slabs import nothing but node builtins at runtime).
+        const work = project({ 'package.json': '{ "type": "module" }' });
+        for (const name of ['read-snapshot', 'byte-slabs']) {
+          const source = fs.readFileSync(new URL(`../../src/fs/${name}.ts`, import.meta.url), 'utf8');
+          const { outputText } = ts.transpileModule(source, {
+            compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+          });
+          fs.writeFileSync(work.path(`${name}.js`), outputText);
+        }
         fs.writeFileSync(
           work.path('run.mjs'),
           [
-            "import { readSnapshot, readEntry } from './read-snapshot.mjs';",
+            "import { readSnapshot, readEntry } from './read-snapshot.js';",
             'const root = process.argv[2];',
             'const s = readSnapshot(root);',
             'const files = Object.fromEntries([...s.files].map(([k, f]) => [k, Buffer.from(f.bytes).toString()]));',
