@@ -25,6 +25,8 @@ export interface ByteSlab {
   readonly paths: string[];
   /** Bytes handed out as views (the rest of the slab was never used). */
   used: number;
+  /** Bytes handed out and not discarded since (`ByteSlabs.discard`). */
+  live: number;
 }
 
 /** Places small files' bytes into slabs, one after another; `slabs` lists every slab it opened. */
@@ -41,7 +43,7 @@ export class ByteSlabs {
     if (size === 0 || size > SLAB_FILE_MAX) return undefined;
     if (this.#current === undefined || this.#current.used + size > SLAB_BYTES) {
       const buffer = new ArrayBuffer(SLAB_BYTES);
-      this.#current = { buffer, paths: [], used: 0 };
+      this.#current = { buffer, paths: [], used: 0, live: 0 };
       this.#view = new Uint8Array(buffer);
       this.slabs.push(this.#current);
     }
@@ -53,8 +55,19 @@ export class ByteSlabs {
     const slab = this.#current!;
     const bytes = new Uint8Array(slab.buffer, slab.used, length);
     slab.used += length;
+    slab.live += length;
     slab.paths.push(path);
     return bytes;
+  }
+
+  /** Says that a view handed out is not kept after all (a walk read again): its bytes count as dead. */
+  discard(bytes: Uint8Array): void {
+    for (let i = this.slabs.length - 1; i >= 0; i--) {
+      const slab = this.slabs[i]!;
+      if (slab.buffer !== bytes.buffer) continue;
+      slab.live -= bytes.byteLength;
+      return;
+    }
   }
 
   /** A copy of `bytes` in a slab (or in a buffer of its own when too large to share), for `path`. */

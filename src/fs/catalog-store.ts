@@ -353,7 +353,7 @@ interface SlabLedger {
 function createSlabLedger(initial: readonly ByteSlab[]): SlabLedger {
   const live = new Map<ArrayBuffer, { readonly slab: ByteSlab; bytes: number }>();
   const adopt = (list: readonly ByteSlab[]) => {
-    for (const slab of list) live.set(slab.buffer, { slab, bytes: slab.used });
+    for (const slab of list) live.set(slab.buffer, { slab, bytes: slab.live });
   };
   adopt(initial);
   let sparse: ByteSlab[] = [];

@@ -25,7 +25,9 @@ describe('ByteSlabs', () => {
     expect(Buffer.from(b).toString()).toBe('bravo!');
     expect(b.buffer).toBe(a.buffer);
     expect(b.byteOffset).toBe(a.byteOffset + a.byteLength);
-    expect(slabs.slabs).toEqual([{ buffer: a.buffer, paths: ['a', 'b'], used: 11 }]);
+    expect(slabs.slabs).toEqual([{ buffer: a.buffer, paths: ['a', 'b'], used: 11, live: 11 }]);
+    slabs.discard(a);
+    expect(slabs.slabs[0]!.live).toBe(6);
     expect(slabs.reserve(SLAB_FILE_MAX + 1)).toBeUndefined();
     expect(slabs.reserve(0)).toBeUndefined();
     const big = slabs.copy('big', new Uint8Array(SLAB_FILE_MAX + 1));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Snapshot } from '../../src/core/types.js';
 import { SLAB_BYTES, SLAB_FILE_MAX } from '../../src/fs/byte-slabs.js';
 import {
@@ -536,6 +536,169 @@ describe('readSnapshot', () => {
         expect(child.stdout).not.toContain(SECRET);
       },
     );
+  });
+});
+
+/**
+ * The walk of a quiet tree holds each directory open and opens its files through the descriptor
+ * (`/proc/<pid>/fd/<dirfd>/<name>`); these swaps happen while a directory is held. A directory changed in the
+ * last 2 s is never held, so the trees are made once and aged together.
+ */
+describe.runIf(fs.existsSync('/proc/self/fd'))('a directory held open for its walk', () => {
+  const HELD = /^\/proc\/\d+\/fd\/\d+\/([^/]+)$/;
+  const made = new Map<string, { p: TempProject; out: TempProject }>();
+  const held = (name: string) => made.get(name)!;
+  beforeAll(async () => {
+    for (const name of ['quiet', 'file-to-link', 'out-and-back', 'dir-to-link', 'ancestor', 'new-secret']) {
+      const out = createTempProject({ 'secret.md': SECRET, 'dir/SKILL.md': SECRET });
+      const p = createTempProject({
+        'skills/demo/SKILL.md': 'S',
+        'skills/demo/a.md': 'A',
+        'skills/demo/b.md': 'B',
+        'knowledge/documents/any/sub/x.md': 'X',
+        'knowledge/documents/any/y.md': 'Y',
+      });
+      made.set(name, { p, out });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+  }, 10_000);
+  afterAll(() => {
+    for (const { p, out } of made.values()) {
+      p.cleanup();
+      out.cleanup();
+    }
+  });
+  /** Calls `swap` (once) when a file named `name` is opened through a held directory, before the open. */
+  function onHeldOpen(name: string, swap: (path: string) => void, after?: () => void): string[] {
+    const heldOpens: string[] = [];
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((path, ...rest) => {
+      const match = HELD.exec(String(path));
+      if (match) heldOpens.push(match[1]!);
+      if (match?.[1] !== name || heldOpens.filter((n) => n === name).length > 1) return open(path, ...rest);
+      swap(String(path));
+      const fd = open(path, ...rest);
+      after?.();
+      return fd;
+    });
+    return heldOpens;
+  }
+  const perFileReadlinks = (readlink: { mock: { calls: unknown[][] } }) =>
+    readlink.mock.calls.filter(([path]) => /^\/proc\/\d+\/fd\/\d+$/.test(String(path))).length;
+
+  it('opens every file through its directory: two readlinks a directory, none a file', () => {
+    const { p } = held('quiet');
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    const heldOpens = onHeldOpen('none', () => {});
+    const snapshot = readSnapshot(p.root);
+    expect(snapshot.problems).toEqual([]);
+    expect(heldOpens.sort()).toEqual(['SKILL.md', 'a.md', 'b.md', 'x.md', 'y.md']);
+    // knowledge, knowledge/documents, any, any/sub, skills, skills/demo: held and released.
+    expect(perFileReadlinks(readlink)).toBe(12);
+    expect(text(snapshot.files.get('knowledge/documents/any/sub/x.md')!.bytes)).toBe('X');
+    expect(snapshot).toEqual(readSnapshot(p.root));
+  });
+
+  it('never follows a file swapped for a link out of the root between the listing and the open', () => {
+    const { p, out } = held('file-to-link');
+    const heldOpens = onHeldOpen('SKILL.md', (path) => {
+      fs.unlinkSync(path);
+      fs.symlinkSync(out.path('secret.md'), path);
+    });
+    const snapshot = readSnapshot(p.root);
+    expect(heldOpens).toContain('SKILL.md');
+    expect(snapshot.files.has('skills/demo/SKILL.md')).toBe(false);
+    // The swap changed the directory: it is read again by path, and the link is judged as any link is.
+    expect(snapshot.problems).toEqual([
+      { path: 'skills/demo/SKILL.md', kind: 'symlink-escape', detail: out.path('secret.md') },
+    ]);
+    expect([...snapshot.files.keys()]).toContain('skills/demo/a.md');
+    expectNoSecret(snapshot);
+  });
+
+  it('reads a directory again, file by file, when it was renamed out of the area and back while held', () => {
+    const { p, out } = held('out-and-back');
+    const demo = p.path('skills/demo');
+    const away = out.path('demo-away');
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    // Only moved: no entry of it changes, its ctime does.
+    onHeldOpen(
+      'a.md',
+      () => fs.renameSync(demo, away),
+      () => fs.renameSync(away, demo),
+    );
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()].filter((path) => path.startsWith('skills/demo/'))).toEqual([
+      'skills/demo/SKILL.md',
+      'skills/demo/a.md',
+      'skills/demo/b.md',
+    ]);
+    // Two per directory held through (the 4 of knowledge/); one each for the holds of skills/ and skills/demo,
+    // whose ctimes the renames moved (demo's own, and skills/ lost and regained an entry), so their releases
+    // fail at the stat; then demo read again by path (a readlink per file), and skills/ again, demo with it.
+    expect(perFileReadlinks(readlink)).toBe(8 + 2 + 3 + 3);
+    vi.restoreAllMocks();
+    expect(snapshot).toEqual(readSnapshot(p.root));
+  });
+
+  it('serves nothing a held directory gained while it was out of the root', () => {
+    const { p, out } = held('new-secret');
+    const demo = p.path('skills/demo');
+    const away = out.path('demo-away');
+    // Out of the root, b.md becomes someone else's file; it is gone again before the directory comes back.
+    onHeldOpen(
+      'b.md',
+      () => {
+        fs.renameSync(demo, away);
+        fs.rmSync(join(away, 'b.md'));
+        fs.writeFileSync(join(away, 'b.md'), SECRET);
+      },
+      () => {
+        fs.rmSync(join(away, 'b.md'));
+        fs.renameSync(away, demo);
+      },
+    );
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()].filter((path) => path.startsWith('skills/demo/'))).toEqual([
+      'skills/demo/SKILL.md',
+      'skills/demo/a.md',
+    ]);
+    expectNoSecret(snapshot);
+  });
+
+  it('serves nothing of a held directory replaced by a link out of the root', () => {
+    const { p, out } = held('dir-to-link');
+    const demo = p.path('skills/demo');
+    onHeldOpen('SKILL.md', () => {
+      fs.renameSync(demo, out.path('demo-away'));
+      fs.symlinkSync(out.path('dir'), demo);
+    });
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()].filter((path) => path.startsWith('skills/'))).toEqual([]);
+    expect(snapshot.problems).toEqual([
+      { path: 'skills/demo', kind: 'symlink-escape', detail: out.path('dir') },
+    ]);
+    expectNoSecret(snapshot);
+  });
+
+  it('reads a subtree again when a directory above the held one moved out and back', () => {
+    const { p, out } = held('ancestor');
+    const any = p.path('knowledge/documents/any');
+    const away = out.path('any-away');
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    // sub itself is untouched (its ctime stays); `any` is the one that moved.
+    onHeldOpen(
+      'x.md',
+      () => fs.renameSync(any, away),
+      () => fs.renameSync(away, any),
+    );
+    const snapshot = readSnapshot(p.root);
+    // sub's release succeeds (its ctime and place are as held); `any` (moved) and documents/ (lost and regained
+    // an entry) fail theirs: any is read again by path (x.md and y.md each asked where they are), and documents/
+    // again. skills/ 2 × 2, knowledge/ 2, documents/ 1, any 1, sub 2, then 2 + 2.
+    expect(perFileReadlinks(readlink)).toBe(4 + 2 + 1 + 1 + 2 + 2 + 2);
+    vi.restoreAllMocks();
+    expect(snapshot).toEqual(readSnapshot(p.root));
   });
 });
 
