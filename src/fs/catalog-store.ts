@@ -227,7 +227,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     unconfirmedEmpty = undefined;
 
     for (const key of affected) prints.delete(key);
-    for (const [key, print] of fresh.prints) prints.set(key, print);
+    for (const key of fresh.prints.keys()) prints.copy(key, fresh.prints);
     for (const key of [...links.keys()]) if (isUnder(key, targetSet)) links.delete(key);
     for (const [key, real] of fresh.links) links.set(key, real);
 
@@ -294,7 +294,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     const fresh = createReadResult();
     for (const directory of contentDirectories) reader.stat(directory, fresh);
     const differing: string[] = [];
-    for (const [key, print] of fresh.prints) if (prints.get(key) !== print) differing.push(key);
+    for (const key of fresh.prints.keys()) if (!prints.same(key, fresh.prints)) differing.push(key);
     for (const key of prints.keys()) if (!fresh.prints.has(key)) differing.push(key);
     // A read that failed just now has the same print as before: only reading it again tells.
     differing.push(...pending());

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FileProblem, FileProblemKind, Snapshot, SourceFile } from '../core/types.js';
 import { ByteSlabs } from './byte-slabs.js';
+import { formatStatPrint, PrintTable } from './print-table.js';
 
 /** The top-level directories of a content root that hold content; everything else under the root is ignored. */
 export const contentDirectories = ['knowledge', 'skills', 'prompts'] as const;
@@ -63,7 +64,8 @@ export function isIgnoredName(name: string): boolean {
  * - GIO (gedit, GNOME apps) `.goutputstream-XXXXXX`, rsync `.name.XXXXXX` (both hidden), and generic `*.tmp`.
  *
  * Hidden names (a leading dot) are never content anyway; `isIgnoredName` checks them first. Kept in this module,
- * which imports only node builtins (and its slabs, which import nothing) at run time (see `comparePaths`).
+ * which imports only node builtins (and its slabs and prints, which import nothing) at run time (see
+ * `comparePaths`).
  */
 
 const SED_TEMP = /^sed[A-Za-z0-9]{6}$/;
@@ -113,7 +115,7 @@ export interface ReadResult {
    * nothing a reader could notice changed. ctime is included because `chmod` moves only ctime, and the inode
    * because a replace can keep size and mtime.
    */
-  readonly prints: Map<string, string>;
+  readonly prints: PrintTable;
   /**
    * Symlinks that point inside the root: link path → real target path (a file or a directory), or for a
    * dangling link the path it would resolve to. Lets a change reported at the target re-read the link.
@@ -139,7 +141,7 @@ export function createReadResult(
   return {
     files: new Map(),
     problems: new Map(),
-    prints: new Map(),
+    prints: new PrintTable(),
     links: new Map(),
     ...(onFile && { onFile }),
     ...(options.slabs && { slabs: new ByteSlabs() }),
@@ -272,8 +274,8 @@ function isSortedByPath(paths: Iterable<string>): boolean {
 
 /**
  * Code-point order, independent of locale (the catalog's `compare`). Written out here because this module
- * imports nothing but node builtins and its slabs at run time: the EACCES test runs it alone, as an unprivileged
- * user.
+ * imports nothing but node builtins, its slabs and its prints at run time: the EACCES test runs it alone, as an
+ * unprivileged user.
  */
 export function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -341,6 +343,14 @@ const procFd = (() => {
 
 const openFlags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
+/** A fingerprint as the walk passes it on: one stat (kept as numbers), or a composite print's text. */
+type Print = fs.Stats | string;
+
+/** A print as text, to build a composite print from. */
+function formatPrint(print: Print): string {
+  return typeof print === 'string' ? print : formatStatPrint(print);
+}
+
 function readPath(context: Context, path: string, into: ReadResult): void {
   if (!isContentPath(path)) return;
   const segments = path.split('/');
@@ -405,7 +415,7 @@ function visitEntry(
     addProblem(into, path, unreadableKind(error), errorCode(error), `error:${errorCode(error)}`);
     return;
   }
-  const print = fingerprint(lst);
+  const print: Print = lst;
 
   if (lst.isSymbolicLink()) {
     visitLink(context, path, candidate, print, chain, into);
@@ -428,7 +438,7 @@ function visitLink(
   context: Context,
   path: string,
   candidate: string,
-  print: string,
+  print: Print,
   chain: readonly string[],
   into: ReadResult,
 ): void {
@@ -447,12 +457,12 @@ function visitLink(
   const refusal = judgeRealPath(context.rootReal, path, real);
   if (refusal?.kind === 'symlink-escape') {
     // Never stat or read the target. The message names the link as the author wrote it, not where it lands.
-    addProblem(into, path, 'symlink-escape', readLinkText(candidate), `${print}>${real}`);
+    addProblem(into, path, 'symlink-escape', readLinkText(candidate), `${formatPrint(print)}>${real}`);
     return;
   }
   into.links.set(path, real);
   if (refusal !== undefined) {
-    addProblem(into, path, refusal.kind, refusal.target, `${print}>${real}`);
+    addProblem(into, path, refusal.kind, refusal.target, `${formatPrint(print)}>${real}`);
     return;
   }
   let target: fs.Stats;
@@ -463,7 +473,7 @@ function visitLink(
     else addProblem(into, path, 'unreadable', errorCode(error), print);
     return;
   }
-  const linkPrint = `${print}>${real}|${fingerprint(target)}`;
+  const linkPrint = `${formatPrint(print)}>${real}|${formatStatPrint(target)}`;
   if (target.isDirectory()) {
     if (chain.includes(real)) {
       addProblem(into, path, 'symlink-broken', 'loop', linkPrint);
@@ -489,7 +499,7 @@ function walkDirectory(
   real: string,
   chain: readonly string[],
   into: ReadResult,
-  print: string,
+  print: Print,
   hold: boolean,
 ): boolean {
   const held = hold ? holdDirectory(real) : undefined;
@@ -503,7 +513,7 @@ function walkDirectory(
       return false;
     }
     if (isVanished(error)) return true;
-    addProblem(into, path, unreadableKind(error), errorCode(error), `dir:${print}`);
+    addProblem(into, path, unreadableKind(error), errorCode(error), `dir:${formatPrint(print)}`);
     return true;
   }
   entries.sort((a, b) => comparePaths(a.name, b.name));
@@ -648,7 +658,7 @@ function visitFile(
   path: string,
   real: string,
   stats: fs.Stats,
-  print: string,
+  print: Print,
   into: ReadResult,
 ): void {
   if (!context.readBytes) {
@@ -671,7 +681,7 @@ function recordRead(
   into: ReadResult,
   path: string,
   outcome: ReadOutcome,
-  linkPrint: string | undefined,
+  linkPrint: Print | undefined,
 ): void {
   if (outcome === undefined) return;
   const print = linkPrint ?? outcome.print ?? '';
@@ -690,13 +700,13 @@ type ReadOutcome =
       readonly bytes: Uint8Array;
       readonly mtimeMs: number;
       readonly mode: number;
-      readonly print: string;
+      readonly print: Print;
     }
   | {
       readonly problem: FileProblemKind;
       readonly detail?: string;
       /** The descriptor's fingerprint; undefined when no descriptor was had (the open failed). */
-      readonly print?: string;
+      readonly print?: Print;
     }
   | undefined;
 
@@ -726,7 +736,7 @@ function readFileBytes(
   try {
     const stats = fs.fstatSync(fd);
     if (!stats.isFile()) return 'retry';
-    const print = fingerprint(stats);
+    const print: Print = stats;
     // Opened through a held directory, the file is that directory's own entry (see `holdDirectory`): where it
     // was looked for, inside its area.
     const opened = throughHeld ? candidate : locateDescriptor(fd, candidate);
@@ -832,20 +842,10 @@ function addProblem(
   path: string,
   kind: FileProblemKind,
   detail: string | undefined,
-  print: string,
+  print: Print,
 ): void {
   into.problems.set(path, detail === undefined ? { path, kind } : { path, kind, detail });
   into.prints.set(path, print);
-}
-
-/**
- * Built with `join`, not a template: a template of 13 parts is a tree of 12 concatenation cells that V8 keeps
- * as such (~0.6 KB a print, 8 MB for the 14,000 prints of L, held for the life of the store); `join` makes one
- * flat string of ~60 bytes.
- */
-function fingerprint(stats: fs.Stats): string {
-  const kind = stats.isFile() ? 'f' : stats.isDirectory() ? 'd' : stats.isSymbolicLink() ? 'l' : 'o';
-  return [kind, stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino, stats.mode, stats.nlink].join(':');
 }
 
 function isInside(rootReal: string, real: string): boolean {

@@ -485,9 +485,9 @@ describe('readSnapshot', () => {
       'is reported as unreadable with its errno code (checked as `nobody`, since root reads anything)',
       () => {
         // Root bypasses file permissions, so the check runs in a child as `nobody`, against the loader
-        // transpiled to plain JS (it and its slabs import nothing but node builtins at runtime).
+        // transpiled to plain JS (it, its slabs and its prints import nothing but node builtins at runtime).
         const work = project({ 'package.json': '{ "type": "module" }' });
-        for (const name of ['read-snapshot', 'byte-slabs']) {
+        for (const name of ['read-snapshot', 'byte-slabs', 'print-table']) {
           const source = fs.readFileSync(new URL(`../../src/fs/${name}.ts`, import.meta.url), 'utf8');
           const { outputText } = ts.transpileModule(source, {
             compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
@@ -762,7 +762,11 @@ describe('readEntry', () => {
     const stat = createReadResult();
     reader.read('skills', read);
     reader.stat('skills', stat);
-    expect(stat.prints).toEqual(read.prints);
+    const asText = (prints: typeof read.prints) =>
+      new Map([...prints.keys()].sort().map((key) => [key, prints.get(key)]));
+    expect(asText(stat.prints)).toEqual(asText(read.prints));
+    expect(stat.prints.size).toBe(7);
+    for (const key of read.prints.keys()) expect(stat.prints.same(key, read.prints)).toBe(true);
     expect(stat.files.size).toBe(0);
     expect(stat.problems).toEqual(read.problems);
   });
