@@ -617,21 +617,24 @@ function releaseDirectory(held: HeldDirectory, real: string): boolean {
 }
 
 /**
- * Removes what a walk recorded at `path` and below it, to walk it again. `onFile` was told of those files
- * already; the build's pool derives facts for bytes no snapshot holds, which costs only that work.
+ * Removes what a walk recorded at `path` and below it, to walk it again: one pass over the walk's prints, which
+ * name every leaf it recorded (a release fails only for a directory that changed during its own walk, so this
+ * is rare). `onFile` was told of those files already; the build's pool derives facts for bytes no snapshot
+ * holds, which costs only that work.
  */
 function forgetSubtree(into: ReadResult, path: string): void {
   const prefix = `${path}/`;
-  for (const key of [...into.prints.keys()]) {
-    if (key !== path && !key.startsWith(prefix)) continue;
+  const under = (key: string) => key === path || key.startsWith(prefix);
+  const forgotten: string[] = [];
+  for (const key of into.prints.keys()) if (under(key)) forgotten.push(key);
+  for (const key of forgotten) {
     const file = into.files.get(key);
     if (file !== undefined) into.slabs?.discard(file.bytes);
     into.files.delete(key);
     into.problems.delete(key);
     into.prints.delete(key);
   }
-  for (const key of [...into.links.keys()])
-    if (key === path || key.startsWith(prefix)) into.links.delete(key);
+  for (const key of [...into.links.keys()]) if (under(key)) into.links.delete(key);
 }
 
 /**
