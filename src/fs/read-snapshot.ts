@@ -111,8 +111,8 @@ export interface ReadResult {
   readonly problems: Map<string, FileProblem>;
   /**
    * A fingerprint of every leaf (file or problem) from `lstat` (kind, size, mtime, ctime, inode) plus, for a
-   * followed symlink, its real target and the target's stat. Two walks give the same string for an entry iff
-   * nothing a reader could notice changed. ctime is included because `chmod` moves only ctime, and the inode
+   * followed symlink, its real target and the target's stat. Two walks give the same print for an entry
+   * (`PrintTable.same`) iff nothing a reader could notice changed. ctime is included because `chmod` moves only ctime, and the inode
    * because a replace can keep size and mtime.
    */
   readonly prints: PrintTable;
@@ -521,7 +521,6 @@ function walkDirectory(
     const name = entry.name;
     if (isIgnoredName(name)) continue;
     const child = `${path}/${name}`;
-    const located = `${real}/${name}`;
     // A plain file needs no lstat when its bytes are read: the descriptor's fstat says everything (and is the
     // only stat worth trusting). Anything else, or a file that turns out not to be one, takes the full dispatch.
     if (
@@ -530,7 +529,7 @@ function walkDirectory(
       readPlainFile(
         context,
         child,
-        held === undefined ? located : `${held.self}/${name}`,
+        held === undefined ? `${real}/${name}` : `${held.self}/${name}`,
         held !== undefined,
         into,
       )
@@ -715,10 +714,12 @@ type ReadOutcome =
 
 /**
  * The one primitive that reads bytes, for the file served at `path` and found at `candidate` (a path inside
- * the root). The open refuses to follow a symlink and never blocks (a FIFO swapped in stays harmless); what was
- * opened is then judged from the descriptor alone — a regular file with one link, really inside `path`'s area
- * (`/proc/<pid>/fd` says where), not over the cap — before a single byte is read. Undefined when the file
- * vanished; `retry` when what the descriptor holds is no plain file (a link, a directory, a FIFO swapped in).
+ * the root, or with `throughHeld` an entry named through its held directory's descriptor). The open refuses to
+ * follow a symlink and never blocks (a FIFO swapped in stays harmless); what was opened is then judged from the
+ * descriptor alone — a regular file with one link, really inside `path`'s area (`/proc/<pid>/fd` says where,
+ * or the held directory vouches for its entry), not over the cap — before a single byte is read. Undefined
+ * when the file vanished; `retry` when what the descriptor holds is no plain file (a link, a directory, a FIFO
+ * swapped in). Small files go into `slabs` when given.
  */
 function readFileBytes(
   context: Context,

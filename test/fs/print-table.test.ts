@@ -10,8 +10,8 @@ function stat(kind: 'f' | 'd' | 'l' | 'o', fields: Partial<StatPrint> = {}): Sta
     isDirectory: () => kind === 'd',
     isSymbolicLink: () => kind === 'l',
     size: 12,
-    mtimeMs: 1733000000000.1234,
-    ctimeMs: 1733000000001.5678,
+    mtimeMs: 1733000000000.125,
+    ctimeMs: 1733000000001.5,
     ino: 2 ** 40 + 7,
     mode: 0o100644,
     nlink: 1,
@@ -43,8 +43,8 @@ describe('PrintTable', () => {
     base.set('link', 'l:1:2:3:4:5:1>/root/x|f:1:2:3:4:5:1');
     const changes: Partial<StatPrint>[] = [
       { size: 13 },
-      { mtimeMs: 1733000000000.126 },
-      { ctimeMs: 1733000000001.57 },
+      { mtimeMs: 1733000000000.25 },
+      { ctimeMs: 1733000000001.75 },
       { ino: 2 ** 40 + 8 },
       { mode: 0o100755 },
       { nlink: 2 },
