@@ -29,11 +29,23 @@ export interface ByteSlab {
   live: number;
 }
 
-/** Places small files' bytes into slabs, one after another; `slabs` lists every slab it opened. */
+/** Slabs kept open for later files at once: a file that does not fit one may fit another. */
+const OPEN_SLABS = 4;
+
+/**
+ * Places small files' bytes into slabs, each into the first open slab with room for it (so a file that does
+ * not fit leaves no hole a smaller one could fill); `slabs` lists every slab it opened.
+ */
 export class ByteSlabs {
   readonly slabs: ByteSlab[] = [];
-  #current: ByteSlab | undefined;
-  #view: Uint8Array | undefined;
+  readonly #slabBytes: number;
+  readonly #open: { readonly slab: ByteSlab; readonly view: Uint8Array }[] = [];
+  #reserved: ByteSlab | undefined;
+
+  /** `slabBytes`: the size of each slab (a copy of known files can ask for exactly their total). */
+  constructor(slabBytes = SLAB_BYTES) {
+    this.#slabBytes = slabBytes;
+  }
 
   /**
    * Room for `size` bytes: the slab's whole view and the offset to write at, or undefined when `size` is too
@@ -41,18 +53,28 @@ export class ByteSlabs {
    */
   reserve(size: number): { readonly view: Uint8Array; readonly offset: number } | undefined {
     if (size === 0 || size > SLAB_FILE_MAX) return undefined;
-    if (this.#current === undefined || this.#current.used + size > SLAB_BYTES) {
-      const buffer = new ArrayBuffer(SLAB_BYTES);
-      this.#current = { buffer, paths: [], used: 0, live: 0 };
-      this.#view = new Uint8Array(buffer);
-      this.slabs.push(this.#current);
+    let open = this.#open.find(({ slab }) => slab.used + size <= slab.buffer.byteLength);
+    if (open === undefined) {
+      const buffer = new ArrayBuffer(Math.max(this.#slabBytes, size));
+      open = { slab: { buffer, paths: [], used: 0, live: 0 }, view: new Uint8Array(buffer) };
+      this.slabs.push(open.slab);
+      this.#open.push(open);
+      // The fullest open slab is closed: what it has left is the smallest hole.
+      if (this.#open.length > OPEN_SLABS) {
+        let fullest = 0;
+        for (let i = 1; i < this.#open.length; i++) {
+          if (this.#open[i]!.slab.used > this.#open[fullest]!.slab.used) fullest = i;
+        }
+        this.#open.splice(fullest, 1);
+      }
     }
-    return { view: this.#view!, offset: this.#current.used };
+    this.#reserved = open.slab;
+    return { view: open.view, offset: open.slab.used };
   }
 
   /** Hands out the `length` bytes written at the last `reserve`'s offset as `path`'s view. */
   commit(path: string, length: number): Uint8Array {
-    const slab = this.#current!;
+    const slab = this.#reserved!;
     const bytes = new Uint8Array(slab.buffer, slab.used, length);
     slab.used += length;
     slab.live += length;

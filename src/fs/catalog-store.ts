@@ -369,19 +369,20 @@ function createSlabLedger(initial: readonly ByteSlab[]): SlabLedger {
     },
     rehome(files) {
       if (sparse.length === 0) return [];
-      const into = new ByteSlabs();
-      const moved: string[] = [];
+      const survivors: SourceFile[] = [];
       for (const slab of sparse) {
         for (const path of slab.paths) {
           const file = files.get(path);
-          if (file === undefined || file.bytes.buffer !== slab.buffer) continue;
-          files.set(path, { ...file, bytes: into.copy(path, file.bytes) });
-          moved.push(path);
+          if (file !== undefined && file.bytes.buffer === slab.buffer) survivors.push(file);
         }
       }
       sparse = [];
+      // One slab of exactly their size: a new home with no room left over.
+      const into = new ByteSlabs(survivors.reduce((sum, file) => sum + file.bytes.byteLength, 0));
+      for (const file of survivors)
+        files.set(file.path, { ...file, bytes: into.copy(file.path, file.bytes) });
       adopt(into.slabs);
-      return moved;
+      return survivors.map((file) => file.path);
     },
   };
 }

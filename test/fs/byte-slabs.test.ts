@@ -13,8 +13,7 @@ afterEach(() => {
   projects = [];
 });
 
-const BINARY_PATH = 'skills/write-a-skill/assets/pixel.png';
-const BINARY_URI = 'companion://skill/write-a-skill/assets/pixel.png';
+const BINARY_PATH = 'skills/demo/assets/pixel.png';
 
 describe('ByteSlabs', () => {
   it('hands out views of exactly the bytes placed, back to back, and a large or empty file none', () => {
@@ -45,34 +44,68 @@ describe('ByteSlabs', () => {
     expect(views.at(-1)!.byteOffset).toBe(0);
     for (const view of views) expect(view.every((byte) => byte === 1)).toBe(true);
   });
+  it('puts a file into the first open slab with room, so a file that does not fit leaves no hole unused', () => {
+    const slabs = new ByteSlabs();
+    const nearlyFull = SLAB_BYTES - 100;
+    let used = 0;
+    while (used + SLAB_FILE_MAX <= nearlyFull) {
+      slabs.copy(`f${used}`, new Uint8Array(SLAB_FILE_MAX));
+      used += SLAB_FILE_MAX;
+    }
+    slabs.copy('rest', new Uint8Array(nearlyFull - used));
+    const big = slabs.copy('big', new Uint8Array(200));
+    const small = slabs.copy('small', new Uint8Array(60));
+    expect(slabs.slabs).toHaveLength(2);
+    expect(big.buffer).toBe(slabs.slabs[1]!.buffer);
+    expect(small.buffer).toBe(slabs.slabs[0]!.buffer);
+    expect(slabs.slabs[0]!.used).toBe(SLAB_BYTES - 40);
+  });
+
+  it('makes slabs of the size asked for, or of one file when that is larger', () => {
+    const slabs = new ByteSlabs(10);
+    const a = slabs.copy('a', new Uint8Array(6));
+    const b = slabs.copy('b', new Uint8Array(4));
+    const c = slabs.copy('c', new Uint8Array(12));
+    expect(a.buffer.byteLength).toBe(10);
+    expect(b.buffer).toBe(a.buffer);
+    expect(c.buffer.byteLength).toBe(12);
+  });
 });
 
 describe('bytes in slabs, as the store serves them', () => {
   it('serves a binary file that shares its slab with its neighbours as exactly its own bytes, with their SHA-256 and size', async () => {
-    const p = copyFixture('mcp-extra', { bundled: true });
+    const p = copyFixture('fs-basic');
     projects.push(p);
-    const store = createCatalogStore({ root: p.root });
-    const onDisk = fs.readFileSync(p.path(BINARY_PATH));
-    const held = store.snapshot().files.get(BINARY_PATH)!.bytes;
-    // The case under test: the asset is a view inside a slab that holds other files' bytes on both sides.
-    const neighbours = [...store.snapshot().files.values()].filter(
-      (file) => file.path !== BINARY_PATH && file.bytes.buffer === held.buffer,
+    const png = fs.readFileSync(
+      new URL('../fixtures/mcp-extra/skills/write-a-skill/assets/pixel.png', import.meta.url),
     );
-    expect(neighbours.some((file) => file.bytes.byteOffset < held.byteOffset)).toBe(true);
-    expect(neighbours.some((file) => file.bytes.byteOffset > held.byteOffset)).toBe(true);
+    // Neighbours on both sides in walk order: assets/a.md, assets/pixel.png, assets/z.md.
+    p.write('skills/demo/assets/a.md', 'before the image\n');
+    p.write(BINARY_PATH, png);
+    p.write('skills/demo/assets/z.md', 'after the image\n');
+    const store = createCatalogStore({ root: p.root });
+    const files = store.snapshot().files;
+    const held = files.get(BINARY_PATH)!.bytes;
+    // The case under test: the image is a view inside a slab that holds its neighbours' bytes on both sides.
+    for (const neighbour of ['skills/demo/assets/a.md', 'skills/demo/assets/z.md']) {
+      expect(files.get(neighbour)!.bytes.buffer).toBe(held.buffer);
+    }
+    expect(files.get('skills/demo/assets/a.md')!.bytes.byteOffset).toBeLessThan(held.byteOffset);
+    expect(files.get('skills/demo/assets/z.md')!.bytes.byteOffset).toBeGreaterThan(held.byteOffset);
 
+    const manifest = store.current().catalog.skills.find((skill) => skill.id === 'demo')!.manifest;
+    const entry = manifest.find((file) => file.uri.endsWith('/demo/assets/pixel.png'))!;
+    expect(entry.size).toBe(png.byteLength);
+    expect(entry.digest).toBe(`sha256:${createHash('sha256').update(png).digest('hex')}`);
     const connection = await connectInMemory(store);
     try {
-      const result = await connection.client.readResource({ uri: BINARY_URI });
-      const content = result.contents[0] as { blob?: string };
-      expect(Buffer.from(content.blob!, 'base64').equals(onDisk)).toBe(true);
+      const result = await connection.client.readResource({ uri: entry.uri });
+      const content = result.contents[0] as { blob?: string; mimeType?: string };
+      expect(content.mimeType).toBe('image/png');
+      expect(Buffer.from(content.blob!, 'base64').equals(png)).toBe(true);
     } finally {
       await connection.close();
     }
-    const manifest = store.current().catalog.skills.find((skill) => skill.id === 'write-a-skill')!.manifest;
-    const entry = manifest.find((file) => file.uri === BINARY_URI)!;
-    expect(entry.size).toBe(onDisk.byteLength);
-    expect(entry.digest).toBe(`sha256:${createHash('sha256').update(onDisk).digest('hex')}`);
   });
 
   /** A skill with 40 references of ~1 KB, all in one slab with the rest of the tree. */
