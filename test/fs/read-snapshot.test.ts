@@ -583,6 +583,13 @@ describe.runIf(fs.existsSync('/proc/self/fd'))('a directory held open for its wa
     });
     return heldOpens;
   }
+  /** Moves `from` to `to` just before a held open of `name`, and back just after it. */
+  const moveOutAndBack = (name: string, from: string, to: string) =>
+    onHeldOpen(
+      name,
+      () => fs.renameSync(from, to),
+      () => fs.renameSync(to, from),
+    );
   const perFileReadlinks = (readlink: { mock: { calls: unknown[][] } }) =>
     readlink.mock.calls.filter(([path]) => /^\/proc\/\d+\/fd\/\d+$/.test(String(path))).length;
 
@@ -618,15 +625,9 @@ describe.runIf(fs.existsSync('/proc/self/fd'))('a directory held open for its wa
 
   it('reads a directory again, file by file, when it was renamed out of the area and back while held', () => {
     const { p, out } = held('out-and-back');
-    const demo = p.path('skills/demo');
-    const away = out.path('demo-away');
     const readlink = vi.spyOn(fs, 'readlinkSync');
     // Only moved: no entry of it changes, its ctime does.
-    onHeldOpen(
-      'a.md',
-      () => fs.renameSync(demo, away),
-      () => fs.renameSync(away, demo),
-    );
+    moveOutAndBack('a.md', p.path('skills/demo'), out.path('demo-away'));
     const snapshot = readSnapshot(p.root);
     expect([...snapshot.files.keys()].filter((path) => path.startsWith('skills/demo/'))).toEqual([
       'skills/demo/SKILL.md',
@@ -683,15 +684,9 @@ describe.runIf(fs.existsSync('/proc/self/fd'))('a directory held open for its wa
 
   it('reads a subtree again when a directory above the held one moved out and back', () => {
     const { p, out } = held('ancestor');
-    const any = p.path('knowledge/documents/any');
-    const away = out.path('any-away');
     const readlink = vi.spyOn(fs, 'readlinkSync');
     // sub itself is untouched (its ctime stays); `any` is the one that moved.
-    onHeldOpen(
-      'x.md',
-      () => fs.renameSync(any, away),
-      () => fs.renameSync(away, any),
-    );
+    moveOutAndBack('x.md', p.path('knowledge/documents/any'), out.path('any-away'));
     const snapshot = readSnapshot(p.root);
     // sub's release succeeds (its ctime and place are as held); `any` (moved) and documents/ (lost and regained
     // an entry) fail theirs: any is read again by path (x.md and y.md each asked where they are), and documents/
