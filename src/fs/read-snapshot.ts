@@ -543,6 +543,14 @@ function walkDirectory(
 /** How long a directory must have been unchanged before its descriptor may vouch for it (see below). */
 const DIRECTORY_QUIET_MS = 2000;
 
+/**
+ * File systems known to set a directory's ctime when it is renamed or moved (`statfs` magic numbers): ext2/3/4,
+ * xfs, btrfs, tmpfs, f2fs. A directory anywhere else (NFS, FUSE, overlay, …) is never held.
+ */
+const CTIME_ON_RENAME: ReadonlySet<number> = new Set([
+  0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010,
+]);
+
 const directoryFlags =
   fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
 
@@ -567,8 +575,9 @@ interface HeldDirectory {
  *   link between the listing and the open is never followed.
  * - That directory was at `real`, inside the area, when it was held (`readlink` of its descriptor). It is
  *   still there, and never left in between, if at release (`releaseDirectory`) its descriptor still reads
- *   `real` and its ctime is unchanged: Linux file systems (ext4, xfs, btrfs, tmpfs) set the ctime of a
- *   directory renamed or moved, and of one that gains or loses an entry, to the current time. The current
+ *   `real` and its ctime is unchanged: the file systems of `CTIME_ON_RENAME` (asked of the held directory
+ *   itself, `statfs` through its descriptor) set the ctime of a directory renamed or moved, and of one that
+ *   gains or loses an entry, to the current time; a directory on any other file system is not held. The current
  *   time can equal the ctime seen at hold only within the same clock tick of the file system's granularity
  *   (a jiffy, or up to 2 s on coarse file systems): hence a directory changed less than
  *   `DIRECTORY_QUIET_MS` ago is not held at all.
@@ -593,7 +602,12 @@ function holdDirectory(real: string): HeldDirectory | undefined {
     const quietBefore = Date.now() - DIRECTORY_QUIET_MS;
     const stats = fs.fstatSync(fd, { bigint: true });
     const self = `${procFd}/${fd}`;
-    if (stats.isDirectory() && stats.ctimeMs < BigInt(quietBefore) && fs.readlinkSync(self) === real) {
+    if (
+      stats.isDirectory() &&
+      stats.ctimeMs < BigInt(quietBefore) &&
+      fs.readlinkSync(self) === real &&
+      CTIME_ON_RENAME.has(fs.statfsSync(self).type)
+    ) {
       return { fd, self, ctimeNs: stats.ctimeNs, ino: stats.ino };
     }
   } catch {

@@ -606,6 +606,25 @@ describe.runIf(fs.existsSync('/proc/self/fd'))('a directory held open for its wa
     expect(snapshot).toEqual(readSnapshot(p.root));
   });
 
+  it('holds no directory on a file system not known to set ctime on a rename (NFS here)', () => {
+    const { p } = held('quiet');
+    // A mock only for what this machine cannot mount: statfs answers NFS's magic number.
+    const statfs = fs.statfsSync;
+    vi.spyOn(fs, 'statfsSync').mockImplementation(((path: fs.PathLike) => ({
+      ...statfs(path),
+      type: 0x6969,
+    })) as typeof fs.statfsSync);
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    const heldOpens = onHeldOpen('none', () => {});
+    const snapshot = readSnapshot(p.root);
+    expect(heldOpens).toEqual([]);
+    // One hold tried for each top-level directory (2; nothing below an unheld one is held), then one question a
+    // file (5).
+    expect(perFileReadlinks(readlink)).toBe(2 + 5);
+    vi.restoreAllMocks();
+    expect(snapshot).toEqual(readSnapshot(p.root));
+  });
+
   it('never follows a file swapped for a link out of the root between the listing and the open', () => {
     const { p, out } = held('file-to-link');
     const heldOpens = onHeldOpen('SKILL.md', (path) => {
