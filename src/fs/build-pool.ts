@@ -261,7 +261,7 @@ export function readAndBuildCatalog(
 ): { readonly snapshot: Snapshot; readonly result: BuildResult; readonly pool?: BuildPoolReport } {
   const reader = createReader(root, options.read);
   const pool = options.pool ? createBuildPool(options.pool) : undefined;
-  const read = createReadResult(pool?.add);
+  const read = createReadResult(pool?.add, { slabs: true });
   for (const directory of contentDirectories) reader.read(directory, read);
   const snapshot = buildSnapshot(read.files, read.problems);
   const builder = createCatalogBuilder(build);

@@ -27,6 +27,7 @@ import type {
   SourceFile,
 } from '../core/types.js';
 import { type BuildPoolOptions, type BuildPoolReport, createBuildPool } from './build-pool.js';
+import { type ByteSlab, ByteSlabs } from './byte-slabs.js';
 import {
   buildSnapshot,
   comparePaths,
@@ -70,7 +71,10 @@ export interface CatalogStoreOptions {
  * A stat walk made off the store (`Reader.stat` of every content directory, by the same rules), for `reconcile`.
  */
 export interface WalkedPrints {
-  /** Entry → its print (`ReadResult.prints`); in a partial walk, `undefined` for an entry that is gone. */
+  /**
+   * Entry → its print as text (`PrintTable.get` of `ReadResult.prints`); in a partial walk, `undefined` for an
+   * entry that is gone.
+   */
   readonly prints: ReadonlyMap<string, string | undefined>;
   /**
    * Only the entries whose print changed since an earlier walk, all of whose changes the store was given: an
@@ -142,8 +146,9 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 
   // The cold build's per-file work starts on other threads while the walk goes on (src/fs/build-pool.ts).
   const pool = options.pool && options.buildCatalog === undefined ? createBuildPool(options.pool) : undefined;
-  const initial = createReadResult(pool?.add);
+  const initial = createReadResult(pool?.add, { slabs: true });
   for (const directory of contentDirectories) reader.read(directory, initial);
+  const slabs = createSlabLedger(initial.slabs!.slabs);
   // Fingerprints and followed symlinks of what was last read. Internal bookkeeping, mutated in place; the
   // snapshot itself is never mutated once published.
   const prints = initial.prints;
@@ -240,7 +245,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     unconfirmedEmpty = undefined;
 
     for (const key of affected) prints.delete(key);
-    for (const [key, print] of fresh.prints) prints.set(key, print);
+    for (const key of fresh.prints.keys()) prints.copy(key, fresh.prints);
     for (const key of [...links.keys()]) if (isUnder(key, targetSet)) links.delete(key);
     for (const [key, real] of fresh.links) links.set(key, real);
 
@@ -259,6 +264,13 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
       problemsCopy.set(key, problem);
     }
     for (const key of nextFiles.keys()) problemsCopy.delete(key);
+    // The bytes each changed path held before leave their slab; a slab left mostly dead gives its survivors
+    // a new home, rebuilt under their paths (same bytes, so no host sees a change) but not reported.
+    for (const key of changedPaths) {
+      const before = files.get(key);
+      if (before !== undefined && filesCopy.get(key) !== before) slabs.release(before.bytes);
+    }
+    const rehomed = slabs.rehome(filesCopy);
     files = filesCopy.done();
     problems = problemsCopy;
     snapshot = { files, problems: sortProblems(problems), lastGood };
@@ -267,7 +279,7 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     // After a rebuild that threw, the builder starts over (it keeps no half-updated state), so the paths
     // changed since the last good build need no bookkeeping here.
     stale = true;
-    const result = build(snapshot, changedPaths);
+    const result = build(snapshot, rehomed.length === 0 ? changedPaths : [...changedPaths, ...rehomed]);
     stale = false;
     const previous = generation;
     const current = toGeneration(previous.number + 1, result);
@@ -297,14 +309,18 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
 
   function reconcile(walked?: WalkedPrints): CatalogChange | undefined {
     assertIdle();
-    let seen = walked?.prints;
-    if (seen === undefined) {
+    const differing: string[] = [];
+    let seen: { has(path: string): boolean };
+    if (walked === undefined) {
       const fresh = createReadResult();
       for (const directory of contentDirectories) reader.stat(directory, fresh);
+      for (const key of fresh.prints.keys()) if (!prints.same(key, fresh.prints)) differing.push(key);
       seen = fresh.prints;
+    } else {
+      // A walk made on the watcher's thread crosses as text, so it is compared as text (`PrintTable.get`).
+      for (const [key, print] of walked.prints) if (prints.get(key) !== print) differing.push(key);
+      seen = walked.prints;
     }
-    const differing: string[] = [];
-    for (const [key, print] of seen) if (prints.get(key) !== print) differing.push(key);
     if (walked?.partial !== true) for (const key of prints.keys()) if (!seen.has(key)) differing.push(key);
     // A read that failed just now has the same print as before: only reading it again tells.
     differing.push(...pending());
@@ -336,6 +352,63 @@ export function createCatalogStore(options: CatalogStoreOptions): CatalogStore {
     snapshot: () => {
       sorted ??= buildSnapshot(files, problems);
       return sorted;
+    },
+  };
+}
+
+/**
+ * What the store knows of the slabs its files' bytes live in (src/fs/byte-slabs.ts): each slab's live bytes.
+ * The bound it keeps: a slab whose live bytes fall below half of what was placed in it is emptied at once
+ * (its survivors copied into new slabs), so dead bytes pinned in slabs never exceed the live bytes in slabs
+ * plus one half-empty slab per emptying — an edit or a branch switch cannot leave a whole tree's old bytes
+ * behind. The one exception is a file a last good version still holds: its bytes are alive, not waste.
+ */
+interface SlabLedger {
+  /** `bytes` is no longer the current version of its path. */
+  release(bytes: Uint8Array): void;
+  /**
+   * Moves every current file of each mostly dead slab into a new slab, in `files` (being edited); answers
+   * their paths, which the next build must re-derive (the core's memos are keyed by the old views).
+   */
+  rehome(files: {
+    get(path: string): SourceFile | undefined;
+    set(path: string, file: SourceFile): void;
+  }): string[];
+}
+
+function createSlabLedger(initial: readonly ByteSlab[]): SlabLedger {
+  const live = new Map<ArrayBuffer, { readonly slab: ByteSlab; bytes: number }>();
+  const adopt = (list: readonly ByteSlab[]) => {
+    for (const slab of list) live.set(slab.buffer, { slab, bytes: slab.live });
+  };
+  adopt(initial);
+  let sparse: ByteSlab[] = [];
+  return {
+    release(bytes) {
+      const entry = live.get(bytes.buffer as ArrayBuffer);
+      if (entry === undefined) return;
+      entry.bytes -= bytes.byteLength;
+      if (entry.bytes * 2 < entry.slab.used) {
+        live.delete(entry.slab.buffer);
+        sparse.push(entry.slab);
+      }
+    },
+    rehome(files) {
+      if (sparse.length === 0) return [];
+      const survivors: SourceFile[] = [];
+      for (const slab of sparse) {
+        for (const path of slab.paths) {
+          const file = files.get(path);
+          if (file !== undefined && file.bytes.buffer === slab.buffer) survivors.push(file);
+        }
+      }
+      sparse = [];
+      // One slab of exactly their size: a new home with no room left over.
+      const into = new ByteSlabs(survivors.reduce((sum, file) => sum + file.bytes.byteLength, 0));
+      for (const file of survivors)
+        files.set(file.path, { ...file, bytes: into.copy(file.path, file.bytes) });
+      adopt(into.slabs);
+      return survivors.map((file) => file.path);
     },
   };
 }

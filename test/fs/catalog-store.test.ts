@@ -315,7 +315,8 @@ describe('createCatalogStore', () => {
       const fresh = createReadResult();
       const reader = createReader(p.root);
       for (const directory of contentDirectories) reader.stat(directory, fresh);
-      return fresh.prints;
+      // As the watcher's thread sends it: every print as text.
+      return new Map([...fresh.prints.keys()].map((key) => [key, fresh.prints.get(key)]));
     };
     p.write('skills/a/edit.md', 'E2');
     touch(p, 'skills/a/edit.md', 5_000_000);

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Snapshot } from '../../src/core/types.js';
+import { SLAB_BYTES, SLAB_FILE_MAX } from '../../src/fs/byte-slabs.js';
 import {
   buildSnapshot,
   createReader,
@@ -64,10 +65,31 @@ describe('readSnapshot', () => {
     expect(skill.path).toBe('skills/demo/SKILL.md');
     expect(text(skill.bytes)).toBe(fs.readFileSync(p.path('skills/demo/SKILL.md'), 'utf8'));
     expect(skill.mtimeMs).toBe(fs.statSync(p.path('skills/demo/SKILL.md')).mtimeMs);
-    // A plain Uint8Array over its own memory: not a Buffer, not a view into Node's shared pool.
+    // A plain Uint8Array, not a Buffer: a view of exactly the file's bytes in a slab of this read (never Node's
+    // shared pool), and no two files' views overlap.
     expect(Object.getPrototypeOf(skill.bytes)).toBe(Uint8Array.prototype);
-    expect(skill.bytes.byteOffset).toBe(0);
-    expect(skill.bytes.buffer.byteLength).toBe(skill.bytes.byteLength);
+    expect(skill.bytes.buffer.byteLength).toBe(SLAB_BYTES);
+    const views = [...snapshot.files.values()]
+      .map((file) => file.bytes)
+      .sort((a, b) => a.byteOffset - b.byteOffset);
+    for (const [i, view] of views.entries()) {
+      expect(view.buffer).toBe(skill.bytes.buffer);
+      if (i > 0)
+        expect(view.byteOffset).toBeGreaterThanOrEqual(views[i - 1]!.byteOffset + views[i - 1]!.byteLength);
+    }
+  });
+
+  it('gives a file too large to share a buffer of its own, and a small one a view of exactly its bytes', () => {
+    const big = Buffer.alloc(SLAB_FILE_MAX + 1, 'b');
+    const p = project({ 'skills/demo/SKILL.md': 'S', 'skills/demo/big.md': big, 'skills/demo/z.md': 'Z' });
+    const snapshot = readSnapshot(p.root);
+    const bytes = snapshot.files.get('skills/demo/big.md')!.bytes;
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(big.byteLength);
+    expect(Buffer.from(bytes).equals(big)).toBe(true);
+    const z = snapshot.files.get('skills/demo/z.md')!.bytes;
+    expect([...z]).toEqual([...Buffer.from('Z')]);
+    expect(z.buffer).toBe(snapshot.files.get('skills/demo/SKILL.md')!.bytes.buffer);
   });
 
   it('reads prompts/ beside knowledge/ and skills/, and nothing else at the top level', () => {
@@ -463,17 +485,19 @@ describe('readSnapshot', () => {
       'is reported as unreadable with its errno code (checked as `nobody`, since root reads anything)',
       () => {
         // Root bypasses file permissions, so the check runs in a child as `nobody`, against the loader
-        // transpiled to plain JS (it imports nothing but node builtins at runtime).
-        const work = project({});
-        const source = fs.readFileSync(new URL('../../src/fs/read-snapshot.ts', import.meta.url), 'utf8');
-        const { outputText } = ts.transpileModule(source, {
-          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-        });
-        fs.writeFileSync(work.path('read-snapshot.mjs'), outputText);
+        // transpiled to plain JS (it, its slabs and its prints import nothing but node builtins at runtime).
+        const work = project({ 'package.json': '{ "type": "module" }' });
+        for (const name of ['read-snapshot', 'byte-slabs', 'print-table']) {
+          const source = fs.readFileSync(new URL(`../../src/fs/${name}.ts`, import.meta.url), 'utf8');
+          const { outputText } = ts.transpileModule(source, {
+            compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+          });
+          fs.writeFileSync(work.path(`${name}.js`), outputText);
+        }
         fs.writeFileSync(
           work.path('run.mjs'),
           [
-            "import { readSnapshot, readEntry } from './read-snapshot.mjs';",
+            "import { readSnapshot, readEntry } from './read-snapshot.js';",
             'const root = process.argv[2];',
             'const s = readSnapshot(root);',
             'const files = Object.fromEntries([...s.files].map(([k, f]) => [k, Buffer.from(f.bytes).toString()]));',
@@ -512,6 +536,183 @@ describe('readSnapshot', () => {
         expect(child.stdout).not.toContain(SECRET);
       },
     );
+  });
+});
+
+/**
+ * The walk of a quiet tree holds each directory open and opens its files through the descriptor
+ * (`/proc/<pid>/fd/<dirfd>/<name>`); these swaps happen while a directory is held. A directory changed in the
+ * last 2 s is never held, so the trees are made once and aged together.
+ */
+describe.runIf(fs.existsSync('/proc/self/fd'))('a directory held open for its walk', () => {
+  const HELD = /^\/proc\/\d+\/fd\/\d+\/([^/]+)$/;
+  const made = new Map<string, { p: TempProject; out: TempProject }>();
+  const held = (name: string) => made.get(name)!;
+  beforeAll(async () => {
+    for (const name of ['quiet', 'file-to-link', 'out-and-back', 'dir-to-link', 'ancestor', 'new-secret']) {
+      const out = createTempProject({ 'secret.md': SECRET, 'dir/SKILL.md': SECRET });
+      const p = createTempProject({
+        'skills/demo/SKILL.md': 'S',
+        'skills/demo/a.md': 'A',
+        'skills/demo/b.md': 'B',
+        'knowledge/documents/any/sub/x.md': 'X',
+        'knowledge/documents/any/y.md': 'Y',
+      });
+      made.set(name, { p, out });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+  }, 10_000);
+  afterAll(() => {
+    for (const { p, out } of made.values()) {
+      p.cleanup();
+      out.cleanup();
+    }
+  });
+  /** Calls `swap` (once) when a file named `name` is opened through a held directory, before the open. */
+  function onHeldOpen(name: string, swap: (path: string) => void, after?: () => void): string[] {
+    const heldOpens: string[] = [];
+    const open = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation((path, ...rest) => {
+      const match = HELD.exec(String(path));
+      if (match) heldOpens.push(match[1]!);
+      if (match?.[1] !== name || heldOpens.filter((n) => n === name).length > 1) return open(path, ...rest);
+      swap(String(path));
+      const fd = open(path, ...rest);
+      after?.();
+      return fd;
+    });
+    return heldOpens;
+  }
+  /** Moves `from` to `to` just before a held open of `name`, and back just after it. */
+  const moveOutAndBack = (name: string, from: string, to: string) =>
+    onHeldOpen(
+      name,
+      () => fs.renameSync(from, to),
+      () => fs.renameSync(to, from),
+    );
+  const perFileReadlinks = (readlink: { mock: { calls: unknown[][] } }) =>
+    readlink.mock.calls.filter(([path]) => /^\/proc\/\d+\/fd\/\d+$/.test(String(path))).length;
+
+  it('opens every file through its directory: two readlinks a directory, none a file', () => {
+    const { p } = held('quiet');
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    const heldOpens = onHeldOpen('none', () => {});
+    const snapshot = readSnapshot(p.root);
+    expect(snapshot.problems).toEqual([]);
+    expect(heldOpens.sort()).toEqual(['SKILL.md', 'a.md', 'b.md', 'x.md', 'y.md']);
+    // knowledge, knowledge/documents, any, any/sub, skills, skills/demo: held and released.
+    expect(perFileReadlinks(readlink)).toBe(12);
+    expect(text(snapshot.files.get('knowledge/documents/any/sub/x.md')!.bytes)).toBe('X');
+    expect(snapshot).toEqual(readSnapshot(p.root));
+  });
+
+  it('holds no directory on a file system not known to set ctime on a rename (NFS here)', () => {
+    const { p } = held('quiet');
+    // A mock only for what this machine cannot mount: statfs answers NFS's magic number.
+    const statfs = fs.statfsSync;
+    vi.spyOn(fs, 'statfsSync').mockImplementation(((path: fs.PathLike) => ({
+      ...statfs(path),
+      type: 0x6969,
+    })) as typeof fs.statfsSync);
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    const heldOpens = onHeldOpen('none', () => {});
+    const snapshot = readSnapshot(p.root);
+    expect(heldOpens).toEqual([]);
+    // One hold tried for each top-level directory (2; nothing below an unheld one is held), then one question a
+    // file (5).
+    expect(perFileReadlinks(readlink)).toBe(2 + 5);
+    vi.restoreAllMocks();
+    expect(snapshot).toEqual(readSnapshot(p.root));
+  });
+
+  it('never follows a file swapped for a link out of the root between the listing and the open', () => {
+    const { p, out } = held('file-to-link');
+    const heldOpens = onHeldOpen('SKILL.md', (path) => {
+      fs.unlinkSync(path);
+      fs.symlinkSync(out.path('secret.md'), path);
+    });
+    const snapshot = readSnapshot(p.root);
+    expect(heldOpens).toContain('SKILL.md');
+    expect(snapshot.files.has('skills/demo/SKILL.md')).toBe(false);
+    // The swap changed the directory: it is read again by path, and the link is judged as any link is.
+    expect(snapshot.problems).toEqual([
+      { path: 'skills/demo/SKILL.md', kind: 'symlink-escape', detail: out.path('secret.md') },
+    ]);
+    expect([...snapshot.files.keys()]).toContain('skills/demo/a.md');
+    expectNoSecret(snapshot);
+  });
+
+  it('reads a directory again, file by file, when it was renamed out of the area and back while held', () => {
+    const { p, out } = held('out-and-back');
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    // Only moved: no entry of it changes, its ctime does.
+    moveOutAndBack('a.md', p.path('skills/demo'), out.path('demo-away'));
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()].filter((path) => path.startsWith('skills/demo/'))).toEqual([
+      'skills/demo/SKILL.md',
+      'skills/demo/a.md',
+      'skills/demo/b.md',
+    ]);
+    // Two per directory held through (the 4 of knowledge/); one each for the holds of skills/ and skills/demo,
+    // whose ctimes the renames moved (demo's own, and skills/ lost and regained an entry), so their releases
+    // fail at the stat; then demo read again by path (a readlink per file), and skills/ again, demo with it.
+    expect(perFileReadlinks(readlink)).toBe(8 + 2 + 3 + 3);
+    vi.restoreAllMocks();
+    expect(snapshot).toEqual(readSnapshot(p.root));
+  });
+
+  it('serves nothing a held directory gained while it was out of the root', () => {
+    const { p, out } = held('new-secret');
+    const demo = p.path('skills/demo');
+    const away = out.path('demo-away');
+    // Out of the root, b.md becomes someone else's file; it is gone again before the directory comes back.
+    onHeldOpen(
+      'b.md',
+      () => {
+        fs.renameSync(demo, away);
+        fs.rmSync(join(away, 'b.md'));
+        fs.writeFileSync(join(away, 'b.md'), SECRET);
+      },
+      () => {
+        fs.rmSync(join(away, 'b.md'));
+        fs.renameSync(away, demo);
+      },
+    );
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()].filter((path) => path.startsWith('skills/demo/'))).toEqual([
+      'skills/demo/SKILL.md',
+      'skills/demo/a.md',
+    ]);
+    expectNoSecret(snapshot);
+  });
+
+  it('serves nothing of a held directory replaced by a link out of the root', () => {
+    const { p, out } = held('dir-to-link');
+    const demo = p.path('skills/demo');
+    onHeldOpen('SKILL.md', () => {
+      fs.renameSync(demo, out.path('demo-away'));
+      fs.symlinkSync(out.path('dir'), demo);
+    });
+    const snapshot = readSnapshot(p.root);
+    expect([...snapshot.files.keys()].filter((path) => path.startsWith('skills/'))).toEqual([]);
+    expect(snapshot.problems).toEqual([
+      { path: 'skills/demo', kind: 'symlink-escape', detail: out.path('dir') },
+    ]);
+    expectNoSecret(snapshot);
+  });
+
+  it('reads a subtree again when a directory above the held one moved out and back', () => {
+    const { p, out } = held('ancestor');
+    const readlink = vi.spyOn(fs, 'readlinkSync');
+    // sub itself is untouched (its ctime stays); `any` is the one that moved.
+    moveOutAndBack('x.md', p.path('knowledge/documents/any'), out.path('any-away'));
+    const snapshot = readSnapshot(p.root);
+    // sub's release succeeds (its ctime and place are as held); `any` (moved) and documents/ (lost and regained
+    // an entry) fail theirs: any is read again by path (x.md and y.md each asked where they are), and documents/
+    // again. skills/ 2 × 2, knowledge/ 2, documents/ 1, any 1, sub 2, then 2 + 2.
+    expect(perFileReadlinks(readlink)).toBe(4 + 2 + 1 + 1 + 2 + 2 + 2);
+    vi.restoreAllMocks();
+    expect(snapshot).toEqual(readSnapshot(p.root));
   });
 });
 
@@ -575,7 +776,11 @@ describe('readEntry', () => {
     const stat = createReadResult();
     reader.read('skills', read);
     reader.stat('skills', stat);
-    expect(stat.prints).toEqual(read.prints);
+    const asText = (prints: typeof read.prints) =>
+      new Map([...prints.keys()].sort().map((key) => [key, prints.get(key)]));
+    expect(asText(stat.prints)).toEqual(asText(read.prints));
+    expect(stat.prints.size).toBe(7);
+    for (const key of read.prints.keys()) expect(stat.prints.same(key, read.prints)).toBe(true);
     expect(stat.files.size).toBe(0);
     expect(stat.problems).toEqual(read.problems);
   });
