@@ -119,14 +119,16 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       }),
     });
     const touched = classifyPaths(paths, snapshot.files, availability.problems, memo);
-    for (const [path, found] of touched.strays) {
-      strays.delete(path);
-      if (found) strays.set(path, found);
+    // What each classified path carried before goes (a full derive started from empty tables); what it carries
+    // now comes back, in the paths' order as before.
+    if (!full) {
+      for (const path of paths) {
+        strays.delete(path);
+        directives.delete(path);
+      }
     }
-    for (const [path, written] of touched.directives) {
-      if (written.length > 0) directives.set(path, written);
-      else directives.delete(path);
-    }
+    for (const [path, found] of touched.strays) strays.set(path, found);
+    for (const [path, written] of touched.directives) directives.set(path, written);
 
     // Read units: whether a path could be read decides which of the ids a topic names may merely be unknown.
     const changes: Changes = {

@@ -67,9 +67,11 @@ export function createLinkChecks(): LinkChecks {
     mentioning: (owner) => mentionedBy.get(owner) ?? [],
     check(key, context) {
       const { found, owners } = checkGroup(key, context);
-      for (const set of mentionsOf.get(key) ?? []) set.delete(key);
-      if (owners.size === 0) mentionsOf.delete(key);
-      else {
+      const before = mentionsOf.get(key);
+      if (before !== undefined) for (const set of before) set.delete(key);
+      if (owners.size === 0) {
+        if (before !== undefined) mentionsOf.delete(key);
+      } else {
         // `map` makes the array its exact size (one pushed to would keep slack).
         const sets = [...owners].map((owner) => {
           let set = mentionedBy.get(owner);
@@ -100,8 +102,18 @@ function ownerOf(uri: string, prefixes: Frame['prefixes']): string | undefined {
   return undefined;
 }
 
+/** What a group that mentions nothing finds. */
+const NOTHING: { found: Diagnostic[]; owners: Set<string> } = Object.freeze({
+  found: Object.freeze([]) as unknown as Diagnostic[],
+  owners: Object.freeze(new Set<string>()) as Set<string>,
+});
+
 /** The findings of one group, and the owners of the URIs it mentions. */
 function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[]; owners: Set<string> } {
+  const isDocument = key.startsWith('d:');
+  const document = isDocument ? context.documentUnits.get(key.slice(2))?.document : undefined;
+  // Nothing is made for a document that mentions no URI (most: 88,000 of XL's 100,000).
+  if (isDocument && (document === undefined || document.uriLines.length === 0)) return NOTHING;
   const { frame } = context;
   const found: Diagnostic[] = [];
   const owners = new Set<string>();
@@ -119,10 +131,8 @@ function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[];
       );
     }
   };
-  if (key.startsWith('d:')) {
-    const document = context.documentUnits.get(key.slice(2))?.document;
-    if (document) checkUris(document.path, document.uriLines);
-  } else if (key.startsWith('s:')) {
+  if (document) checkUris(document.path, document.uriLines);
+  else if (key.startsWith('s:')) {
     const unit = context.skillUnits.get(key.slice(2));
     if (context.servesSkill(unit?.skill) && unit!.entry)
       found.push(...checkSkillLinks(unit!.skill!, unit!.entry, checkUris, context.memo));

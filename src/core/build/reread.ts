@@ -83,7 +83,7 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     const id = buildDocumentId(path)!;
     // One key string for every table below: each template would be a new string to flatten and hash.
     const key: CheckKey = `d:${path}`;
-    const before = documentUnits.get(path);
+    const before = full ? undefined : documentUnits.get(path);
     const presenceBefore = full ? 'absent' : documentPresence(documentUnits, path, previousProblems);
     // A full derive starts from empty tables: nothing of this document to drop.
     if (!full) {
