@@ -37,7 +37,13 @@ import { type Frame, readFrame } from './frame.js';
 import { buildIndexText, documentTime, noteInput, skillTime } from './index-json.js';
 import { createLinkChecks, createServedCheck } from './links.js';
 import type { Presence } from './presence.js';
-import { type Changes, createUnitStore, rereadDocuments, rereadSkills } from './reread.js';
+import {
+  type Changes,
+  checkEveryDocument,
+  createUnitStore,
+  rereadDocuments,
+  rereadSkills,
+} from './reread.js';
 import { buildLists, buildMembership, NO_LISTS, patchLists, type ServedLists } from './served-lists.js';
 import { checkSkillSet, descriptionBudgetOf, type SkillSetFindings } from './skill-set.js';
 import type { UnitContext } from './units.js';
@@ -187,7 +193,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
 
     // Links: the touched units, and every group mentioning a document or skill that appeared or vanished.
     for (const owner of changes.owners) for (const key of links.mentioning(owner)) changes.recheck.add(key);
-    // A full derive touched every document and skill, and reading each noted it already; base.md's group too.
+    // A full derive touched every skill, and reading each noted it already; base.md's group too.
     if (full) changes.recheck.add('b');
     const isServed = createServedCheck(editor, f, documentUnits, skillUnits, availability.problems);
     const linkContext = {
@@ -199,6 +205,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       isServed,
       memo,
     };
+    if (full) checkEveryDocument(units, (key) => links.check(key, linkContext));
     for (const key of changes.recheck) links.check(key, linkContext);
 
     // The listing budget hosts keep for all skill names and descriptions together, and shared descriptions.
