@@ -199,6 +199,10 @@ const TEXTUAL: ReadonlySet<string> = new Set([
 
 /** The MIME type a file is served with, from its extension; unknown extensions are octet streams. */
 export function buildMimeType(path: string): string {
+  // Most files are Markdown: answered without slicing the name and its extension (a name that is only `.md` has
+  // no extension, and falls through).
+  if (path.endsWith('.md') && path.length > 3 && path.charCodeAt(path.length - 4) !== 0x2f)
+    return 'text/markdown';
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
   if (dot <= 0) return 'application/octet-stream';
