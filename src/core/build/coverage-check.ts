@@ -20,6 +20,8 @@ export interface CoverageInput {
   /** The served documents' paths and skills' ids, each in code-point order. */
   readonly servedDocumentPaths: readonly string[];
   readonly servedSkillIds: readonly string[];
+  /** Each served document's id → its position in `servedDocumentPaths`. */
+  readonly servedDocumentIds: ReadonlyMap<string, number>;
 }
 
 export interface CoverageFindings {
@@ -30,17 +32,14 @@ export interface CoverageFindings {
 
 export function checkCoverage(input: CoverageInput): CoverageFindings {
   const { frame, availability, documentUnits, skillUnits, servedDocumentPaths, servedSkillIds } = input;
+  const positionsById = input.servedDocumentIds;
   const { scope, positionOf, scopesById } = frame;
   if (!scope) return { diagnostics: [], skillScopes: new Map() };
   const problems = availability.problems;
   const diagnostics: Diagnostic[] = [];
   const skillScopes = new Map<string, string>();
   const parsedDocuments = servedDocumentPaths.map((path) => documentUnits.get(path)!.document!);
-  /** Each served document's position in `parsedDocuments`, by id; `covered` flags those a topic names. */
-  const positionsById = new Map<string, number>();
-  parsedDocuments.forEach((d, i) => {
-    positionsById.set(d.id, i);
-  });
+  /** The served documents a topic names, by position. */
   const covered = new Uint8Array(parsedDocuments.length);
   // Made for the first id a topic names that no served document has: most builds have none.
   let documentIdsOnDisk: Set<string> | undefined;

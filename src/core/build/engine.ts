@@ -44,7 +44,15 @@ import {
   rereadDocuments,
   rereadSkills,
 } from './reread.js';
-import { buildLists, buildMembership, NO_LISTS, patchLists, type ServedLists } from './served-lists.js';
+import {
+  buildLists,
+  buildMembership,
+  type Membership,
+  NO_LISTS,
+  NO_MEMBERSHIP,
+  patchLists,
+  type ServedLists,
+} from './served-lists.js';
 import { checkSkillSet, descriptionBudgetOf, type SkillSetFindings } from './skill-set.js';
 import type { UnitContext } from './units.js';
 
@@ -77,7 +85,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   // Derived across units; recomputed only when what they read changed.
   let coverage: CoverageFindings = { diagnostics: [], skillScopes: new Map() };
   let skillSet: SkillSetFindings = { budget: [], duplicates: [] };
-  let membership: Pick<ServedLists, 'documentPaths' | 'skillIds'> = NO_LISTS;
+  let membership: Membership = NO_MEMBERSHIP;
   let lists: ServedLists = NO_LISTS;
   let contents = PersistentMap.empty<ServedContent>();
   /** The index's bytes only: its text is decoded when a read asks (on XL it is 30 MB; both would be 60). */
@@ -91,7 +99,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     directives.clear();
     units = createUnitStore();
     links.clear();
-    membership = NO_LISTS;
+    membership = NO_MEMBERSHIP;
     lists = NO_LISTS;
     contents = PersistentMap.empty();
     lastGood = PersistentMap.empty();
@@ -172,6 +180,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
         skillUnits,
         servedDocumentPaths: membership.documentPaths,
         servedSkillIds: membership.skillIds,
+        servedDocumentIds: membership.documentIds,
       });
       for (const id of membership.skillIds)
         if (before.get(id) !== coverage.skillScopes.get(id)) touched.skills.add(id);
@@ -253,6 +262,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
         scheme: f.scheme,
         coverage: f.coverage,
         documents: lists.documents,
+        documentIds: membership.documentIds,
         skills: lists.skills,
         prompts: promptEntries,
       });

@@ -22,13 +22,16 @@ export interface IndexInput {
   readonly scheme: string;
   readonly coverage: Coverage;
   readonly documents: readonly DocumentEntry[];
+  /** The ids of `documents` (to a position: the keys are what is asked). */
+  readonly documentIds: ReadonlyMap<string, unknown>;
   readonly skills: readonly SkillEntry[];
   readonly prompts: readonly PromptEntry[];
 }
 
 /** The index JSON, two-space indented, newline-terminated. */
-export function buildIndexText({ server, scheme, coverage, documents, skills, prompts }: IndexInput): string {
-  const servedDocuments = new Set(documents.map((d) => d.id));
+export function buildIndexText(input: IndexInput): string {
+  const { server, scheme, coverage, documents, skills, prompts } = input;
+  const servedDocuments = input.documentIds;
   const servedSkills = new Set(skills.map((s) => s.id));
   const servedPrompts = new Set(prompts.map((p) => p.name));
   const index = {

@@ -27,22 +27,40 @@ export const NO_LISTS: ServedLists = {
   skillResources: [],
 };
 
-/** Which documents and skills are served, in order: the membership the entry lists follow. */
+/** Which documents and skills are served, in order: what the entry lists, coverage and the index follow. */
+export interface Membership {
+  /** Served documents' paths and served skills' ids (drafts too when the build includes them), sorted. */
+  readonly documentPaths: readonly string[];
+  readonly skillIds: readonly string[];
+  /**
+   * Each served document's id → its position in `documentPaths`: made once per membership for coverage and the
+   * index to look topics' ids up in (an id is fixed by its path, so it holds until membership changes).
+   */
+  readonly documentIds: ReadonlyMap<string, number>;
+}
+
+export const NO_MEMBERSHIP: Membership = { documentPaths: [], skillIds: [], documentIds: new Map() };
+
 export function buildMembership(
   documentUnits: ReadonlyMap<string, DocumentUnit>,
   skillUnits: ReadonlyMap<string, SkillUnit>,
   servesSkill: (skill: ParsedSkill | undefined) => skill is ParsedSkill,
-): { readonly documentPaths: readonly string[]; readonly skillIds: readonly string[] } {
+): Membership {
   const documentPaths: string[] = [];
   for (const [path, unit] of documentUnits) if (unit.document) documentPaths.push(path);
+  documentPaths.sort(compare);
+  const documentIds = new Map<string, number>();
+  documentPaths.forEach((path, i) => {
+    documentIds.set(documentUnits.get(path)!.document!.id, i);
+  });
   const skillIds: string[] = [];
   for (const [id, unit] of skillUnits) if (servesSkill(unit.skill)) skillIds.push(id);
-  return { documentPaths: documentPaths.sort(compare), skillIds: skillIds.sort(compare) };
+  return { documentPaths, skillIds: skillIds.sort(compare), documentIds };
 }
 
 /** The lists of a new membership, from every served unit's entry. */
 export function buildLists(
-  membership: { readonly documentPaths: readonly string[]; readonly skillIds: readonly string[] },
+  membership: Membership,
   documentUnits: ReadonlyMap<string, DocumentUnit>,
   skillUnits: ReadonlyMap<string, SkillUnit>,
 ): ServedLists {
