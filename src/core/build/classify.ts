@@ -102,7 +102,8 @@ function sortedPaths(files: ReadonlyMap<string, SourceFile>): string[] {
 }
 
 export interface Classified {
-  readonly documents: Set<string>;
+  /** Each document path, with its file in the snapshot (undefined when it is gone or could not be read). */
+  readonly documents: ReadonlyMap<string, SourceFile | undefined>;
   /** Skill ids; a problem directly in skills/ still names a skill directory for coverage (see skillPresence). */
   readonly skills: Set<string>;
   readonly prompts: Set<string>;
@@ -124,7 +125,7 @@ export function classifyPaths(
   problems: ReadonlyMap<string, FileProblem>,
   memo: Memo,
 ): Classified {
-  const documents = new Set<string>();
+  const documents = new Map<string, SourceFile | undefined>();
   const skills = new Set<string>();
   const prompts = new Set<string>();
   const skillFiles = new Map<string, Map<string, SourceFile | undefined>>();
@@ -139,7 +140,7 @@ export function classifyPaths(
     if (written !== undefined && written.length > 0) directives.set(path, written);
     if (path.startsWith(KNOWLEDGE_DIR)) {
       if (KNOWN_KNOWLEDGE_FILES.has(path)) continue;
-      if (buildDocumentId(path) !== undefined) documents.add(path);
+      if (buildDocumentId(path) !== undefined) documents.set(path, file);
       else stray(path, file, 'knowledge');
     } else if (path.startsWith(PROMPTS_DIR)) {
       if (buildPromptName(path) !== undefined) prompts.add(path);

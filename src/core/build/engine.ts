@@ -160,7 +160,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     };
     const good = lastGood.edit();
     const editor = contents.edit();
-    const reread = { touched, files: snapshot.files, context, previousProblems, full, good, editor, memo };
+    const reread = { touched, context, previousProblems, full, good, editor, memo };
     rereadDocuments(units, reread, changes);
     rereadSkills(units, reread, changes);
 
@@ -198,7 +198,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     // Entry lists: copied and patched in place, or rebuilt when membership changed.
     lists = changes.list
       ? buildLists(membership, documentUnits, skillUnits)
-      : patchLists(lists, touched.documents, touched.skills, documentUnits, skillUnits);
+      : patchLists(lists, touched.documents.keys(), touched.skills, documentUnits, skillUnits);
 
     // Links: the touched units, and every group mentioning a document or skill that appeared or vanished.
     for (const owner of changes.owners) for (const key of links.mentioning(owner)) changes.recheck.add(key);

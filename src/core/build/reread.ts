@@ -64,7 +64,6 @@ export interface Changes {
 
 export interface RereadInput {
   readonly touched: Classified;
-  readonly files: ReadonlyMap<string, SourceFile>;
   readonly context: UnitContext;
   /** The last snapshot's problems: presence before the change is judged by them. */
   readonly previousProblems: ReadonlyMap<string, FileProblem>;
@@ -75,11 +74,25 @@ export interface RereadInput {
   readonly memo: Memo;
 }
 
+/**
+ * The entries of `map` in code-point order of their keys: the map itself when they already are (a full derive's
+ * paths come in order), so its 100,000 entries on XL are neither copied nor looked up again.
+ */
+function inKeyOrder<V>(map: ReadonlyMap<string, V>): Iterable<[string, V]> {
+  let previous: string | undefined;
+  for (const key of map.keys()) {
+    if (previous !== undefined && compare(previous, key) > 0)
+      return [...map].sort(([a], [b]) => compare(a, b));
+    previous = key;
+  }
+  return map;
+}
+
 /** Re-reads the touched documents; notes what others depend on (presence, index fields). */
 export function rereadDocuments(units: UnitStore, input: RereadInput, changes: Changes): void {
-  const { touched, files, context, previousProblems, full, good, editor, memo } = input;
+  const { touched, context, previousProblems, full, good, editor, memo } = input;
   const { documents: documentUnits, held: heldUnits, readFindings } = units;
-  for (const path of [...touched.documents].sort(compare)) {
+  for (const [path, file] of inKeyOrder(touched.documents)) {
     const id = buildDocumentId(path)!;
     // One key string for every table below: each template would be a new string to flatten and hash.
     const key: CheckKey = `d:${path}`;
@@ -91,7 +104,7 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
       good.delete(path);
       heldUnits.delete(key);
     }
-    const unit = readDocumentUnit(id, path, files.get(path), context);
+    const unit = readDocumentUnit(id, path, file, context);
     if (unit === undefined) documentUnits.delete(path);
     else {
       documentUnits.set(path, unit);
