@@ -70,16 +70,15 @@ async function startOnce(info, { idleSeconds, query, era, tty }) {
     const readyMs = daemon.readyAt - spawned;
     // The daemon's CPU (all threads) to ready: what load on a shared machine inflates far less than wall time.
     const cpuToReadyMs = readCpuMs(daemon.pid);
-    const rssAfterReadyMb = daemon.rssMb();
-    if (tty)
-      return {
-        listeningMs,
-        skillsListedMs,
-        skillPages: skills.pages,
-        readyMs,
-        cpuToReadyMs,
-        rssAfterReadyMb,
-      };
+    const startUp = {
+      listeningMs,
+      skillsListedMs,
+      skillPages: skills.pages,
+      readyMs,
+      cpuToReadyMs,
+      rssAfterReadyMb: daemon.rssMb(),
+    };
+    if (tty) return startUp;
     // The search index is warmed in the background from ready on (issue 18.4): its own row; idle begins after it.
     const warmLine = await waitForLine(daemon, WARM_LINE, 180_000);
     const warmMatch = warmLine && WARM_LINE.exec(warmLine.text);
@@ -109,12 +108,7 @@ async function startOnce(info, { idleSeconds, query, era, tty }) {
       await searcher.close().catch(() => {});
     }
     return {
-      listeningMs,
-      skillsListedMs,
-      skillPages: skills.pages,
-      readyMs,
-      cpuToReadyMs,
-      rssAfterReadyMb,
+      ...startUp,
       warmMs,
       warmWorkMs,
       rssAfterWarmMb,
