@@ -17,7 +17,7 @@ import { deriveDocument, otherFilesOf } from './entries.js';
 import type { Frame } from './frame.js';
 import { documentTime, type Newest, noteInput, skillTime } from './index-json.js';
 import { type CheckKey, setFindings } from './links.js';
-import { documentPresence, skillPresence } from './presence.js';
+import { documentPresence, presenceOfDocument, skillPresence } from './presence.js';
 import {
   type DocumentUnit,
   readDocumentUnit,
@@ -115,14 +115,15 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
         good.set(path, unit.file);
       }
     }
-    const after = documentUnits.get(path);
+    // The unit just set (or deleted): no lookup of it again in a table of every document.
+    const after = unit;
     const found =
       after && !after.document
         ? [...after.readDiagnostics, ...lintUnservedMarkdown(path, after.file.bytes, memo)]
         : after?.readDiagnostics;
     if (!full || (found !== undefined && found.length > 0)) setFindings(readFindings, key, found);
     noteInput(units.newest, before && documentTime(before), after && documentTime(after));
-    const presenceAfter = documentPresence(documentUnits, path, context.availability.problems);
+    const presenceAfter = presenceOfDocument(after, path, context.availability.problems);
     if (presenceBefore !== presenceAfter) changes.coverage = true;
     if (!full && (presenceBefore === 'absent') !== (presenceAfter === 'absent'))
       changes.owners.add(`d:${id}`);
