@@ -4,7 +4,7 @@
  * never decodes it twice. A digest is kept by the served content the builder memoizes (`serve`); the digest
  * table only hands over digests made elsewhere (another thread's per-file facts) until `serve` takes them.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type Memo, memoTable, NO_MEMO } from './memo.js';
 
 const DIGESTS = memoTable<Uint8Array, string>('content.digests');
@@ -39,8 +39,9 @@ export function takeDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string {
   return digest;
 }
 
+/** One call, no `Hash` object: `createHash().update().digest()` costs ~0.6 µs more a file (100,000 on XL). */
 function hashBytes(bytes: Uint8Array): string {
-  return flatten(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+  return flatten(`sha256:${hash('sha256', bytes, 'hex')}`);
 }
 
 /**
@@ -49,7 +50,7 @@ function hashBytes(bytes: Uint8Array): string {
 export function takePackedDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string {
   const digests = memo.table(DIGESTS);
   const digest = digests.get(bytes);
-  if (digest === undefined) return createHash('sha256').update(bytes).digest('binary');
+  if (digest === undefined) return hash('sha256', bytes, 'binary');
   digests.delete(bytes);
   return packDigest(digest);
 }
@@ -256,6 +257,10 @@ const TEXTUAL: ReadonlySet<string> = new Set([
 
 /** The MIME type a file is served with, from its extension; unknown extensions are octet streams. */
 export function buildMimeType(path: string): string {
+  // Most files are Markdown: answered without slicing the name and its extension (a name that is only `.md` has
+  // no extension, and falls through).
+  if (path.endsWith('.md') && path.length > 3 && path.charCodeAt(path.length - 4) !== 0x2f)
+    return 'text/markdown';
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
   if (dot <= 0) return 'application/octet-stream';
@@ -267,9 +272,49 @@ export function isTextual(mimeType: string): boolean {
   return mimeType.startsWith('text/') || TEXTUAL.has(mimeType);
 }
 
-/** ISO 8601 of a modification time, or undefined when unknown. */
+/** The first millisecond of year 10000: up to it, an ISO 8601 time has a four-digit year. */
+const YEAR_10000_MS = 253_402_300_800_000;
+const MS_PER_DAY = 86_400_000;
+
+/**
+ * ISO 8601 of a modification time (`Date#toISOString`'s string), or undefined when unknown. Worked out by hand
+ * for four-digit years, as one flat string: a third of `toISOString`'s cost, which every served file pays once
+ * (100,000 on XL).
+ */
 export function formatTime(mtimeMs: number | undefined): string | undefined {
-  return mtimeMs === undefined || !Number.isFinite(mtimeMs) || mtimeMs <= 0
-    ? undefined
-    : new Date(Math.round(mtimeMs)).toISOString();
+  if (mtimeMs === undefined || !Number.isFinite(mtimeMs) || mtimeMs <= 0) return undefined;
+  const ms = Math.round(mtimeMs);
+  if (ms >= YEAR_10000_MS) return new Date(ms).toISOString();
+  // The civil date of a day count (H. Hinnant's days → civil algorithm, for days ≥ 0: eras of 400 years).
+  const days = Math.floor(ms / MS_PER_DAY);
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const leapDays =
+    Math.floor(dayOfEra / 1460) - Math.floor(dayOfEra / 36_524) + Math.floor(dayOfEra / 146_096);
+  const yearOfEra = Math.floor((dayOfEra - leapDays) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  let rest = ms - days * MS_PER_DAY;
+  const hour = Math.floor(rest / 3_600_000);
+  rest -= hour * 3_600_000;
+  const minute = Math.floor(rest / 60_000);
+  rest -= minute * 60_000;
+  const second = Math.floor(rest / 1000);
+  const milli = rest - second * 1000;
+  // biome-ignore format: the 24 characters in the rows of the string they spell
+  return String.fromCharCode(
+    digit(year, 1000), digit(year, 100), digit(year, 10), digit(year, 1), 0x2d,
+    digit(month, 10), digit(month, 1), 0x2d, digit(day, 10), digit(day, 1), 0x54,
+    digit(hour, 10), digit(hour, 1), 0x3a, digit(minute, 10), digit(minute, 1), 0x3a,
+    digit(second, 10), digit(second, 1), 0x2e, digit(milli, 100), digit(milli, 10), digit(milli, 1), 0x5a,
+  );
+}
+
+/** The char code of the decimal digit of `n` at `place` (1, 10, 100, 1000). */
+function digit(n: number, place: number): number {
+  return 0x30 + (Math.floor(n / place) % 10);
 }

@@ -201,12 +201,12 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
       ? { keys: { path, extraKeys: extraKeys ?? NO_EXTRA_KEYS }, diagnostics }
       : { diagnostics };
   }
-  const segments = id.split('/');
   const document: ParsedDocument = {
     id,
     path,
-    scope: internScope(segments[0]!, memo),
-    title: detachText(titles[0]?.text ?? segments[segments.length - 1]!),
+    // The first and the last segment of the id, without splitting it into all of them.
+    scope: internScope(id.slice(0, id.indexOf('/')), memo),
+    title: detachText(titles[0]?.text ?? id.slice(id.lastIndexOf('/') + 1)),
     description: detachText(description),
     ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
     extraKeys: extraKeys ?? NO_EXTRA_KEYS,

@@ -2,6 +2,8 @@
  * One representation per file (#18.3): a file's text is a view of its bytes, decoded when asked; what a build
  * keeps of a document are offsets into that text, and its entry and served content read the text back exactly.
  */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/core/catalog.js';
 import {
@@ -10,6 +12,7 @@ import {
   detachText,
   encodeUtf8,
   FileText,
+  formatTime,
   packDigest,
   readFileText,
   takePackedDigest,
@@ -122,5 +125,60 @@ describe("a document's URI lines, kept as ranges into its bytes (ASCII) or as co
     ]);
     expect(found('unicode.md')).toEqual([[6, column('Sée — ')]]);
     expect(found('bom.md')).toEqual([[6, column('See')]]);
+  });
+});
+
+describe('formatTime and the digest, against their former definitions', () => {
+  /** What formatTime was: `toISOString` of the rounded time, undefined for an unknown one. */
+  const formerTime = (mtimeMs: number | undefined) =>
+    mtimeMs === undefined || !Number.isFinite(mtimeMs) || mtimeMs <= 0
+      ? undefined
+      : new Date(Math.round(mtimeMs)).toISOString();
+  const YEAR_10000 = Date.UTC(10000, 0, 1);
+
+  it('formats every time as toISOString does', () => {
+    const edges = [
+      undefined,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      -1,
+      0,
+      0.4,
+      0.5,
+      1,
+      999.5,
+      Date.UTC(1972, 1, 29, 23, 59, 59, 999),
+      Date.UTC(2000, 1, 29),
+      Date.UTC(2000, 2, 1),
+      Date.UTC(2100, 1, 28, 12),
+      Date.UTC(2100, 2, 1),
+      Date.UTC(2400, 1, 29),
+      Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+      YEAR_10000 - 0.6,
+      YEAR_10000,
+      YEAR_10000 + 1,
+      8.64e15,
+    ];
+    for (const t of edges) expect(formatTime(t), String(t)).toBe(formerTime(t));
+    fc.assert(
+      fc.property(fc.double({ min: -1e3, max: 3e14, noNaN: true }), (t) => formatTime(t) === formerTime(t)),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: YEAR_10000 + 1e10 }), (t) => formatTime(t) === formerTime(t)),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('digests bytes as createHash does, views into a larger buffer included', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(16), (bytes, skip) => {
+        const view = bytes.subarray(Math.min(skip, bytes.length));
+        const former = `sha256:${createHash('sha256').update(view).digest('hex')}`;
+        return buildDigest(view) === former;
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -20,6 +20,8 @@ export interface CoverageInput {
   /** The served documents' paths and skills' ids, each in code-point order. */
   readonly servedDocumentPaths: readonly string[];
   readonly servedSkillIds: readonly string[];
+  /** Each served document's id → its position in `servedDocumentPaths`. */
+  readonly servedDocumentIds: ReadonlyMap<string, number>;
 }
 
 export interface CoverageFindings {
@@ -30,14 +32,15 @@ export interface CoverageFindings {
 
 export function checkCoverage(input: CoverageInput): CoverageFindings {
   const { frame, availability, documentUnits, skillUnits, servedDocumentPaths, servedSkillIds } = input;
+  const positionsById = input.servedDocumentIds;
   const { scope, positionOf, scopesById } = frame;
   if (!scope) return { diagnostics: [], skillScopes: new Map() };
   const problems = availability.problems;
   const diagnostics: Diagnostic[] = [];
-  const documentScopes = new Map<string, string>();
   const skillScopes = new Map<string, string>();
   const parsedDocuments = servedDocumentPaths.map((path) => documentUnits.get(path)!.document!);
-  const documentsById = new Map(parsedDocuments.map((d) => [d.id, d]));
+  /** The served documents a topic names, by position. */
+  const covered = new Uint8Array(parsedDocuments.length);
   // Made for the first id a topic names that no served document has: most builds have none.
   let documentIdsOnDisk: Set<string> | undefined;
   const isDocumentOnDisk = (id: string): boolean => {
@@ -64,14 +67,15 @@ export function checkCoverage(input: CoverageInput): CoverageFindings {
     topic.documents.forEach((id, j) => {
       // Positions are looked up only for a finding: a large scope file names thousands of ids.
       const where = () => ({ file: SCOPE_FILE, ...positionOf(['topics', i, 'documents', j]) });
-      const document = documentsById.get(id);
-      if (!document) {
+      const at = positionsById.get(id);
+      if (at === undefined) {
         if (!isDocumentOnDisk(id) && !availability.unavailableAt(`${DOCUMENTS_DIR}${id}.md`)) {
           diagnostics.push(diagnose(codes.unknownDocument, { topic: topic.id, id }, where()));
         }
         return;
       }
-      documentScopes.set(id, topic.scope);
+      const document = parsedDocuments[at]!;
+      covered[at] = 1;
       if (document.scope !== topic.scope && scopesById.has(document.scope)) {
         diagnostics.push(
           diagnose(
@@ -108,7 +112,7 @@ export function checkCoverage(input: CoverageInput): CoverageFindings {
       skillScopes.set(id, topic.scope);
     });
   });
-  for (const document of parsedDocuments) {
+  parsedDocuments.forEach((document, i) => {
     if (!scopesById.has(document.scope)) {
       diagnostics.push(
         diagnose(
@@ -117,12 +121,12 @@ export function checkCoverage(input: CoverageInput): CoverageFindings {
           { file: document.path, line: 1 },
         ),
       );
-    } else if (!documentScopes.has(document.id)) {
+    } else if (covered[i] === 0) {
       diagnostics.push(
         diagnose(codes.documentNotCovered, { id: document.id }, { file: document.path, line: 1 }),
       );
     }
-  }
+  });
   for (const id of servedSkillIds) {
     // A draft needs no topic until it is published (and `check` never sees it).
     if (!skillScopes.has(id) && !skillUnits.get(id)!.skill!.draft) {

@@ -37,8 +37,22 @@ import { type Frame, readFrame } from './frame.js';
 import { buildIndexText, documentTime, noteInput, skillTime } from './index-json.js';
 import { createLinkChecks, createServedCheck } from './links.js';
 import type { Presence } from './presence.js';
-import { type Changes, createUnitStore, rereadDocuments, rereadSkills } from './reread.js';
-import { buildLists, buildMembership, NO_LISTS, patchLists, type ServedLists } from './served-lists.js';
+import {
+  type Changes,
+  checkEveryDocument,
+  createUnitStore,
+  rereadDocuments,
+  rereadSkills,
+} from './reread.js';
+import {
+  buildLists,
+  buildMembership,
+  type Membership,
+  NO_LISTS,
+  NO_MEMBERSHIP,
+  patchLists,
+  type ServedLists,
+} from './served-lists.js';
 import { checkSkillSet, descriptionBudgetOf, type SkillSetFindings } from './skill-set.js';
 import type { UnitContext } from './units.js';
 
@@ -71,7 +85,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   // Derived across units; recomputed only when what they read changed.
   let coverage: CoverageFindings = { diagnostics: [], skillScopes: new Map() };
   let skillSet: SkillSetFindings = { budget: [], duplicates: [] };
-  let membership: Pick<ServedLists, 'documentPaths' | 'skillIds'> = NO_LISTS;
+  let membership: Membership = NO_MEMBERSHIP;
   let lists: ServedLists = NO_LISTS;
   let contents = PersistentMap.empty<ServedContent>();
   /** The index's bytes only: its text is decoded when a read asks (on XL it is 30 MB; both would be 60). */
@@ -85,7 +99,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     directives.clear();
     units = createUnitStore();
     links.clear();
-    membership = NO_LISTS;
+    membership = NO_MEMBERSHIP;
     lists = NO_LISTS;
     contents = PersistentMap.empty();
     lastGood = PersistentMap.empty();
@@ -119,14 +133,16 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       }),
     });
     const touched = classifyPaths(paths, snapshot.files, availability.problems, memo);
-    for (const [path, found] of touched.strays) {
-      strays.delete(path);
-      if (found) strays.set(path, found);
+    // What each classified path carried before goes (a full derive started from empty tables); what it carries
+    // now comes back, in the paths' order as before.
+    if (!full) {
+      for (const path of paths) {
+        strays.delete(path);
+        directives.delete(path);
+      }
     }
-    for (const [path, written] of touched.directives) {
-      if (written.length > 0) directives.set(path, written);
-      else directives.delete(path);
-    }
+    for (const [path, found] of touched.strays) strays.set(path, found);
+    for (const [path, written] of touched.directives) directives.set(path, written);
 
     // Read units: whether a path could be read decides which of the ids a topic names may merely be unknown.
     const changes: Changes = {
@@ -144,7 +160,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     };
     const good = lastGood.edit();
     const editor = contents.edit();
-    const reread = { touched, files: snapshot.files, context, previousProblems, full, good, editor, memo };
+    const reread = { touched, context, previousProblems, full, good, editor, memo };
     rereadDocuments(units, reread, changes);
     rereadSkills(units, reread, changes);
 
@@ -164,6 +180,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
         skillUnits,
         servedDocumentPaths: membership.documentPaths,
         servedSkillIds: membership.skillIds,
+        servedDocumentIds: membership.documentIds,
       });
       for (const id of membership.skillIds)
         if (before.get(id) !== coverage.skillScopes.get(id)) touched.skills.add(id);
@@ -181,11 +198,11 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     // Entry lists: copied and patched in place, or rebuilt when membership changed.
     lists = changes.list
       ? buildLists(membership, documentUnits, skillUnits)
-      : patchLists(lists, touched.documents, touched.skills, documentUnits, skillUnits);
+      : patchLists(lists, touched.documents.keys(), touched.skills, documentUnits, skillUnits);
 
     // Links: the touched units, and every group mentioning a document or skill that appeared or vanished.
     for (const owner of changes.owners) for (const key of links.mentioning(owner)) changes.recheck.add(key);
-    // A full derive touched every document and skill, and reading each noted it already; base.md's group too.
+    // A full derive touched every skill, and reading each noted it already; base.md's group too.
     if (full) changes.recheck.add('b');
     const isServed = createServedCheck(editor, f, documentUnits, skillUnits, availability.problems);
     const linkContext = {
@@ -197,6 +214,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       isServed,
       memo,
     };
+    if (full) checkEveryDocument(units, (key) => links.check(key, linkContext));
     for (const key of changes.recheck) links.check(key, linkContext);
 
     // The listing budget hosts keep for all skill names and descriptions together, and shared descriptions.
@@ -244,6 +262,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
         scheme: f.scheme,
         coverage: f.coverage,
         documents: lists.documents,
+        documentIds: membership.documentIds,
         skills: lists.skills,
         prompts: promptEntries,
       });

@@ -13,7 +13,7 @@ import type {
   ServerIdentity,
   SkillEntry,
 } from '../types.js';
-import { buildDocumentUri, buildSkillUri } from '../uris.js';
+import { buildSkillUri } from '../uris.js';
 import { buildAnnotations, PRIORITY } from './entries.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
@@ -22,13 +22,15 @@ export interface IndexInput {
   readonly scheme: string;
   readonly coverage: Coverage;
   readonly documents: readonly DocumentEntry[];
+  /** Each of `documents`' ids → its position in `documents`. */
+  readonly documentIds: ReadonlyMap<string, number>;
   readonly skills: readonly SkillEntry[];
   readonly prompts: readonly PromptEntry[];
 }
 
 /** The index JSON, two-space indented, newline-terminated. */
-export function buildIndexText({ server, scheme, coverage, documents, skills, prompts }: IndexInput): string {
-  const servedDocuments = new Set(documents.map((d) => d.id));
+export function buildIndexText(input: IndexInput): string {
+  const { server, scheme, coverage, documents, skills, prompts } = input;
   const servedSkills = new Set(skills.map((s) => s.id));
   const servedPrompts = new Set(prompts.map((p) => p.name));
   const index = {
@@ -47,9 +49,7 @@ export function buildIndexText({ server, scheme, coverage, documents, skills, pr
       scope: t.scope,
       ...(t.depth === undefined ? {} : { depth: t.depth }),
       tools: t.tools,
-      documents: t.documents
-        .filter((id) => servedDocuments.has(id))
-        .map((id) => buildDocumentUri(scheme, id)),
+      documents: servedDocumentUris(t.documents, input.documentIds, documents),
       skills: t.skills.filter((id) => servedSkills.has(id)).map((id) => buildSkillUri(scheme, id)),
       ...indexPrompts(t.prompts.filter((name) => servedPrompts.has(name))),
     })),
@@ -80,6 +80,23 @@ export function buildIndexText({ server, scheme, coverage, documents, skills, pr
     })),
   };
   return `${JSON.stringify(index, null, 2)}\n`;
+}
+
+/**
+ * The URIs of the served documents among `ids`, in their order: the string each one's entry holds, not a new one
+ * built per id (XL's topics name 100,000).
+ */
+function servedDocumentUris(
+  ids: readonly string[],
+  positions: ReadonlyMap<string, number>,
+  documents: readonly DocumentEntry[],
+): string[] {
+  const uris: string[] = [];
+  for (const id of ids) {
+    const at = positions.get(id);
+    if (at !== undefined) uris.push(documents[at]!.uri);
+  }
+  return uris;
 }
 
 /** A topic's prompts in the index: only when it names any, so content without prompts reads as before. */

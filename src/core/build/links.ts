@@ -69,9 +69,11 @@ export function createLinkChecks(): LinkChecks {
     mentioning: (owner) => mentionedBy.get(owner) ?? [],
     check(key, context) {
       const { found, owners } = checkGroup(key, context);
-      for (const set of mentionsOf.get(key) ?? []) set.delete(key);
-      if (owners.size === 0) mentionsOf.delete(key);
-      else {
+      const before = mentionsOf.get(key);
+      if (before !== undefined) for (const set of before) set.delete(key);
+      if (owners.size === 0) {
+        if (before !== undefined) mentionsOf.delete(key);
+      } else {
         // `map` makes the array its exact size (one pushed to would keep slack).
         const sets = [...owners].map((owner) => {
           let set = mentionedBy.get(owner);
@@ -102,8 +104,19 @@ function ownerOf(uri: string, prefixes: Frame['prefixes']): string | undefined {
   return undefined;
 }
 
+/** What a group that mentions nothing finds. */
+const NOTHING: { found: Diagnostic[]; owners: Set<string> } = Object.freeze({
+  found: Object.freeze([]) as unknown as Diagnostic[],
+  owners: Object.freeze(new Set<string>()) as Set<string>,
+});
+
 /** The findings of one group, and the owners of the URIs it mentions. */
 function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[]; owners: Set<string> } {
+  const isDocument = key.startsWith('d:');
+  const documentUnit = isDocument ? context.documentUnits.get(key.slice(2)) : undefined;
+  const document = documentUnit?.document;
+  // Nothing is made for a document that mentions no URI (most: 88,000 of XL's 100,000).
+  if (isDocument && (document === undefined || document.uriLines.length === 0)) return NOTHING;
   const { frame } = context;
   const found: Diagnostic[] = [];
   const owners = new Set<string>();
@@ -121,12 +134,9 @@ function checkGroup(key: CheckKey, context: LinkContext): { found: Diagnostic[];
       );
     }
   };
-  if (key.startsWith('d:')) {
-    const unit = context.documentUnits.get(key.slice(2));
-    const document = unit?.document;
-    // The lines are ranges into the bytes of the file the document was parsed from (the unit's).
-    if (document) checkUris(document.path, readKeptLines(unit!.file.bytes, document.uriLines));
-  } else if (key.startsWith('s:')) {
+  // The lines are ranges into the bytes of the file the document was parsed from (the unit's).
+  if (document) checkUris(document.path, readKeptLines(documentUnit!.file.bytes, document.uriLines));
+  else if (key.startsWith('s:')) {
     const unit = context.skillUnits.get(key.slice(2));
     if (context.servesSkill(unit?.skill) && unit!.entry)
       found.push(...checkSkillLinks(unit!.skill!, unit!.entry, checkUris, context.memo));

@@ -15,7 +15,15 @@ export function documentPresence(
   path: string,
   problems: ReadonlyMap<string, FileProblem>,
 ): Presence {
-  const unit = units.get(path);
+  return presenceOfDocument(units.get(path), path, problems);
+}
+
+/** The presence of the document at `path` whose unit is `unit` (undefined: none). */
+export function presenceOfDocument(
+  unit: DocumentUnit | undefined,
+  path: string,
+  problems: ReadonlyMap<string, FileProblem>,
+): Presence {
   if (unit?.document) return 'published';
   return unit || problems.has(path) ? 'failed' : 'absent';
 }

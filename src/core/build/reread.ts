@@ -17,7 +17,7 @@ import { deriveDocument, otherFilesOf } from './entries.js';
 import type { Frame } from './frame.js';
 import { documentTime, type Newest, noteInput, skillTime } from './index-json.js';
 import { type CheckKey, setFindings } from './links.js';
-import { documentPresence, skillPresence } from './presence.js';
+import { documentPresence, presenceOfDocument, skillPresence } from './presence.js';
 import {
   type DocumentUnit,
   readDocumentUnit,
@@ -64,7 +64,6 @@ export interface Changes {
 
 export interface RereadInput {
   readonly touched: Classified;
-  readonly files: ReadonlyMap<string, SourceFile>;
   readonly context: UnitContext;
   /** The last snapshot's problems: presence before the change is judged by them. */
   readonly previousProblems: ReadonlyMap<string, FileProblem>;
@@ -75,15 +74,29 @@ export interface RereadInput {
   readonly memo: Memo;
 }
 
+/**
+ * The entries of `map` in code-point order of their keys: the map itself when they already are (a full derive's
+ * paths come in order), so its 100,000 entries on XL are neither copied nor looked up again.
+ */
+function inKeyOrder<V>(map: ReadonlyMap<string, V>): Iterable<[string, V]> {
+  let previous: string | undefined;
+  for (const key of map.keys()) {
+    if (previous !== undefined && compare(previous, key) > 0)
+      return [...map].sort(([a], [b]) => compare(a, b));
+    previous = key;
+  }
+  return map;
+}
+
 /** Re-reads the touched documents; notes what others depend on (presence, index fields). */
 export function rereadDocuments(units: UnitStore, input: RereadInput, changes: Changes): void {
-  const { touched, files, context, previousProblems, full, good, editor, memo } = input;
+  const { touched, context, previousProblems, full, good, editor, memo } = input;
   const { documents: documentUnits, held: heldUnits, readFindings } = units;
-  for (const path of [...touched.documents].sort(compare)) {
+  for (const [path, file] of inKeyOrder(touched.documents)) {
     const id = buildDocumentId(path)!;
     // One key string for every table below: each template would be a new string to flatten and hash.
     const key: CheckKey = `d:${path}`;
-    const before = documentUnits.get(path);
+    const before = full ? undefined : documentUnits.get(path);
     const presenceBefore = full ? 'absent' : documentPresence(documentUnits, path, previousProblems);
     // A full derive starts from empty tables: nothing of this document to drop.
     if (!full) {
@@ -91,7 +104,7 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
       good.delete(path);
       heldUnits.delete(key);
     }
-    const unit = readDocumentUnit(id, path, files.get(path), context);
+    const unit = readDocumentUnit(id, path, file, context);
     if (unit === undefined) documentUnits.delete(path);
     else {
       documentUnits.set(path, unit);
@@ -102,16 +115,15 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
         good.set(path, unit.file);
       }
     }
-    const after = documentUnits.get(path);
-    setFindings(
-      readFindings,
-      key,
+    // The unit just set (or deleted): no lookup of it again in a table of every document.
+    const after = unit;
+    const found =
       after && !after.document
         ? [...after.readDiagnostics, ...lintUnservedMarkdown(path, after.file.bytes, memo)]
-        : after?.readDiagnostics,
-    );
+        : after?.readDiagnostics;
+    if (!full || (found !== undefined && found.length > 0)) setFindings(readFindings, key, found);
     noteInput(units.newest, before && documentTime(before), after && documentTime(after));
-    const presenceAfter = documentPresence(documentUnits, path, context.availability.problems);
+    const presenceAfter = presenceOfDocument(after, path, context.availability.problems);
     if (presenceBefore !== presenceAfter) changes.coverage = true;
     if (!full && (presenceBefore === 'absent') !== (presenceAfter === 'absent'))
       changes.owners.add(`d:${id}`);
@@ -123,8 +135,18 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     ) {
       changes.index = true;
     }
-    changes.recheck.add(key);
+    // A full derive checks the links of every document itself (`checkEveryDocument`).
+    if (!full) changes.recheck.add(key);
   }
+}
+
+/**
+ * The link checks of a full derive's documents: each served one that mentions a URI, in path order, as a
+ * recheck of every document would (most mention none: 88,000 of XL's 100,000, each a key to hash in a set of
+ * all of them, and a full derive has no findings of theirs to forget).
+ */
+export function checkEveryDocument(units: UnitStore, check: (key: CheckKey) => void): void {
+  for (const [path, unit] of units.documents) if (unit.document?.uriLines.length) check(`d:${path}`);
 }
 
 /** Re-reads the touched skill directories, the same way. */

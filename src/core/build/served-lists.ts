@@ -16,8 +16,6 @@ export interface ServedLists {
   readonly documentResources: readonly ListedResource[];
   readonly skills: readonly SkillEntry[];
   readonly skillResources: readonly ListedResource[];
-  readonly documentPositions: ReadonlyMap<string, number>;
-  readonly skillPositions: ReadonlyMap<string, number>;
 }
 
 export const NO_LISTS: ServedLists = {
@@ -27,38 +25,55 @@ export const NO_LISTS: ServedLists = {
   documentResources: [],
   skills: [],
   skillResources: [],
-  documentPositions: new Map(),
-  skillPositions: new Map(),
 };
 
-/** Which documents and skills are served, in order: the membership the entry lists follow. */
+/** Which documents and skills are served, in order: what the entry lists, coverage and the index follow. */
+export interface Membership {
+  /** Served documents' paths and served skills' ids (drafts too when the build includes them), sorted. */
+  readonly documentPaths: readonly string[];
+  readonly skillIds: readonly string[];
+  /**
+   * Each served document's id → its position in `documentPaths`: made once per membership for coverage and the
+   * index to look topics' ids up in (an id is fixed by its path, so it holds until membership changes).
+   */
+  readonly documentIds: ReadonlyMap<string, number>;
+}
+
+export const NO_MEMBERSHIP: Membership = { documentPaths: [], skillIds: [], documentIds: new Map() };
+
 export function buildMembership(
   documentUnits: ReadonlyMap<string, DocumentUnit>,
   skillUnits: ReadonlyMap<string, SkillUnit>,
   servesSkill: (skill: ParsedSkill | undefined) => skill is ParsedSkill,
-): { readonly documentPaths: readonly string[]; readonly skillIds: readonly string[] } {
-  return {
-    documentPaths: [...documentUnits.keys()].filter((p) => documentUnits.get(p)!.document).sort(compare),
-    skillIds: [...skillUnits.keys()].filter((id) => servesSkill(skillUnits.get(id)!.skill)).sort(compare),
-  };
+): Membership {
+  const documentPaths: string[] = [];
+  for (const [path, unit] of documentUnits) if (unit.document) documentPaths.push(path);
+  documentPaths.sort(compare);
+  const documentIds = new Map<string, number>();
+  documentPaths.forEach((path, i) => {
+    documentIds.set(documentUnits.get(path)!.document!.id, i);
+  });
+  const skillIds: string[] = [];
+  for (const [id, unit] of skillUnits) if (servesSkill(unit.skill)) skillIds.push(id);
+  return { documentPaths, skillIds: skillIds.sort(compare), documentIds };
 }
 
 /** The lists of a new membership, from every served unit's entry. */
 export function buildLists(
-  membership: { readonly documentPaths: readonly string[]; readonly skillIds: readonly string[] },
+  membership: Membership,
   documentUnits: ReadonlyMap<string, DocumentUnit>,
   skillUnits: ReadonlyMap<string, SkillUnit>,
 ): ServedLists {
   const { documentPaths, skillIds } = membership;
+  const served = documentPaths.map((p) => documentUnits.get(p)!);
+  const servedSkills = skillIds.map((id) => skillUnits.get(id)!);
   return {
     documentPaths,
     skillIds,
-    documents: documentPaths.map((p) => documentUnits.get(p)!.entry!),
-    documentResources: documentPaths.map((p) => documentUnits.get(p)!.resource!),
-    documentPositions: new Map(documentPaths.map((p, i) => [p, i])),
-    skills: skillIds.map((id) => skillUnits.get(id)!.entry!),
-    skillResources: skillIds.map((id) => skillUnits.get(id)!.resource!),
-    skillPositions: new Map(skillIds.map((id, i) => [id, i])),
+    documents: served.map((unit) => unit.entry!),
+    documentResources: served.map((unit) => unit.resource!),
+    skills: servedSkills.map((unit) => unit.entry!),
+    skillResources: servedSkills.map((unit) => unit.resource!),
   };
 }
 
@@ -74,7 +89,7 @@ export function patchLists(
   const documentResources = lists.documentResources.slice();
   for (const path of touchedDocuments) {
     const unit = documentUnits.get(path);
-    const at = lists.documentPositions.get(path);
+    const at = findPosition(lists.documentPaths, path);
     if (unit?.document === undefined || at === undefined) continue;
     documents[at] = unit.entry!;
     documentResources[at] = unit.resource!;
@@ -83,10 +98,27 @@ export function patchLists(
   const skillResources = lists.skillResources.slice();
   for (const id of touchedSkills) {
     const unit = skillUnits.get(id);
-    const at = lists.skillPositions.get(id);
+    const at = findPosition(lists.skillIds, id);
     if (unit?.entry === undefined || at === undefined) continue;
     skills[at] = unit.entry;
     skillResources[at] = unit.resource!;
   }
   return { ...lists, documents, documentResources, skills, skillResources };
+}
+
+/**
+ * Where `key` is in `sorted` (code-point order, no repeats), or undefined: a binary search, so no map of every
+ * position is built with each membership (two of them, 100,000 entries on XL) for the few keys an edit touches.
+ */
+export function findPosition(sorted: readonly string[], key: string): number | undefined {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const order = compare(sorted[middle]!, key);
+    if (order === 0) return middle;
+    if (order < 0) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }

@@ -1,0 +1,133 @@
+/**
+ * The catalog values whose text is read when asked behave as the plain objects they stand for: the same keys in
+ * the same order, each an own enumerable property, so they spread, compare and serialize alike; and the
+ * accessors are shared by every object (one getter, not one per object).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  buildJoinedDescriptionResource,
+  buildTextBackedContent,
+  buildTextBackedDocument,
+} from '../../../src/core/build/text-backed.js';
+import { FileText, packDigest } from '../../../src/core/content.js';
+
+const encoder = new TextEncoder();
+const TEXT = '---\ntitle: T\n---\n# Title\n\nIntro.\n\n## Usage\n\nRun it.\n';
+const BODY_START = TEXT.indexOf('# Title');
+const DIGEST_A = `sha256:${'0a'.repeat(32)}`;
+const DIGEST_B = `sha256:${'1b'.repeat(32)}`;
+
+/** The accessors of `value` by key: each must be own, enumerable and have a getter. */
+function accessorsOf(value: object, keys: readonly string[]): (() => unknown)[] {
+  return keys.map((key) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    expect(descriptor?.enumerable).toBe(true);
+    expect(typeof descriptor?.get).toBe('function');
+    return descriptor!.get!;
+  });
+}
+
+describe('text-backed values', () => {
+  it('a document entry: its fields, then body and sections read from the text', () => {
+    const make = (id: string) =>
+      buildTextBackedDocument(
+        {
+          id,
+          uri: `x://document/${id}`,
+          path: `knowledge/documents/${id}.md`,
+          title: 'Title',
+          scope: 'team',
+          description: 'D.',
+          whenToUse: 'W.',
+          fields: {},
+        },
+        new FileText(encoder.encode(TEXT)),
+        BODY_START,
+        [
+          {
+            heading: 'Usage',
+            headingAt: TEXT.indexOf('## Usage'),
+            line: 8,
+            from: TEXT.indexOf('Run it.'),
+            to: TEXT.length - 1,
+          },
+        ],
+      );
+    const a = make('team/a');
+    const b = make('team/b');
+    expect(Object.keys(a)).toEqual([
+      'id',
+      'uri',
+      'path',
+      'title',
+      'scope',
+      'description',
+      'whenToUse',
+      'fields',
+      'body',
+      'sections',
+    ]);
+    expect(a.body).toBe(TEXT.slice(BODY_START));
+    expect(a.sections).toEqual([{ heading: 'Usage', line: 8, body: 'Run it.' }]);
+    const plain = { ...a };
+    expect(Object.keys(plain)).toEqual(Object.keys(a));
+    expect(JSON.stringify(a)).toBe(JSON.stringify(plain));
+    expect(accessorsOf(a, ['body', 'sections'])).toEqual(accessorsOf(b, ['body', 'sections']));
+  });
+
+  it('served content: head, then text, then tail, in that order', () => {
+    const make = (uri: string, digest: string, tail: object) =>
+      buildTextBackedContent(
+        { uri, mimeType: 'text/markdown', bytes: encoder.encode(TEXT) },
+        new FileText(encoder.encode(TEXT)),
+        packDigest(digest),
+        tail as { size: number },
+        'knowledge/documents/a.md',
+        1,
+      );
+    const a = make('x://a', DIGEST_A, { size: 3, lastModified: '2026-12-01T00:00:00.000Z' });
+    const b = make('x://b', DIGEST_B, { size: 4 });
+    expect(Object.keys(a)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size', 'lastModified']);
+    expect(Object.keys(b)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size']);
+    expect(a.text).toBe(TEXT);
+    expect({ ...a }).toEqual({
+      uri: 'x://a',
+      mimeType: 'text/markdown',
+      bytes: encoder.encode(TEXT),
+      text: TEXT,
+      digest: DIGEST_A,
+      size: 3,
+      lastModified: '2026-12-01T00:00:00.000Z',
+    });
+    expect(accessorsOf(a, ['text', 'digest'])).toEqual(accessorsOf(b, ['text', 'digest']));
+  });
+
+  it('a listed resource: head, then the joined description, then tail', () => {
+    const join = (parts: readonly (string | undefined)[]) => parts.filter(Boolean).join(' ');
+    const make = (uri: string) =>
+      buildJoinedDescriptionResource(
+        { uri, name: 'n', title: 't' },
+        ['One.', undefined, 'Three.'],
+        join,
+        { mimeType: 'text/markdown', size: 9 },
+        { priority: 0.5 },
+      );
+    const a = make('x://a');
+    expect(Object.keys(a)).toEqual([
+      'uri',
+      'name',
+      'title',
+      'description',
+      'mimeType',
+      'size',
+      'annotations',
+    ]);
+    expect(a.description).toBe('One. Three.');
+    expect(JSON.stringify(a)).toBe(JSON.stringify({ ...a }));
+    expect(JSON.parse(JSON.stringify(a)).description).toBe('One. Three.');
+    expect(a.annotations).toEqual({ priority: 0.5 });
+    expect(accessorsOf(a, ['description', 'annotations'])).toEqual(
+      accessorsOf(make('x://b'), ['description', 'annotations']),
+    );
+  });
+});
