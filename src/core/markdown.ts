@@ -260,10 +260,14 @@ export function readSections(text: string, list: SectionList): DocumentSection[]
   return out;
 }
 
-/** The heading of the `## ` line that starts at `at` of `text` (a line with no carriage return). */
+/**
+ * The heading of the `## ` line that starts at `at` of `text` (a line with no carriage return), as a string of
+ * its own: a slice would keep the whole decoded text alive for as long as whoever asked keeps the heading (the
+ * search index keeps every section's: on L, every document's text, ~60 MB).
+ */
 function readHeadingAt(text: string, at: number): string {
   const newline = text.indexOf('\n', at);
-  return readHeadingText(text.slice(at, newline === -1 ? text.length : newline), 2) ?? '';
+  return detachText(readHeadingText(text.slice(at, newline === -1 ? text.length : newline), 2) ?? '');
 }
 
 /**
