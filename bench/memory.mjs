@@ -3,7 +3,8 @@
  * Memory: RSS of the in-process catalog store after the first load and after many edits (each followed by
  * `store.applyChanges([path])`), after a full GC each time it is sampled. Run with `--expose-gc` (run.mjs does).
  * Edits rotate over 10 documents and 10 skill references spread through the corpus, with different bytes every
- * time; every file is restored afterwards. Stops early when the time budget runs out and says so. Beside it, the
+ * time; every file is restored afterwards. Stops early when the time budget runs out and says so. Last, at rest:
+ * after 6 s without work, then the same GCs (V8 gives back the young generation only then). Beside it, the
  * floor (`memory-floor.mjs`): a bare process holding the same files' bytes, and their bytes and decoded text.
  *
  *   node --expose-gc bench/memory.mjs <S|M|L> [--edits N] [--budget-ms MS] [--dir CORPUS_COPY]
@@ -16,6 +17,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureCorpus } from './generate-corpus.mjs';
 import { assertBuilt, distDir, log, nowMs, readArgs } from './lib.mjs';
+
+/** How long the store sits quiet before the at-rest sample (V8 judges the allocation rate over ~5 s). */
+const REST_MS = 6000;
 
 const importDist = (path) => import(pathToFileURL(join(distDir, path)).href);
 
@@ -79,6 +83,11 @@ export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000, 
   }
   const afterEdits = await settle();
   if (samples.at(-1).edits !== done) samples.push({ edits: done, ...afterEdits });
+  // At rest: what a long-lived process holds once V8 has seen it quiet. The build grew the young generation to
+  // its maximum (2 × 16 MB); V8 shrinks it to what is live only in a GC that finds the allocation rate low over
+  // its last ~5 s, which the samples above, taken right after work, never are.
+  await new Promise((resolve) => setTimeout(resolve, REST_MS));
+  const atRest = await settle();
   const corpusMb = info.bytes / 1048576;
   const goalMb = 1.3 * corpusMb + 100;
   // Growth: the last sample against the one after 20 edits (every rotated file has been edited by then, so
@@ -104,6 +113,8 @@ export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000, 
     loadMs,
     afterLoad,
     afterEdits,
+    atRest,
+    restMs: REST_MS,
     editsDone: done,
     editsRequested: edits,
     applyMedianMs: applyTimes.sort((a, b) => a - b)[applyTimes.length >> 1],
