@@ -4,6 +4,8 @@
  * creates them and drops them with itself.
  */
 
+import { detachText } from '../content.js';
+
 /** The `values` slot that says the value is in `wide`. */
 const WIDE = 0xffff;
 /** Sizes, in Int32 slots, of the first and the largest chunk of `pending`. */
@@ -124,8 +126,10 @@ export class PostingTable {
     let id = this.ids.get(word);
     if (id === undefined) {
       id = this.words.length;
-      this.ids.set(word, id);
-      this.words.push(word);
+      // A copy: a word matched out of a section's lowercased text is a slice of it, and would keep it.
+      const kept = detachText(word);
+      this.ids.set(kept, id);
+      this.words.push(kept);
       if (id >= this.live.length) this.live = ensure(this.live, id + 1);
     }
     return id;
