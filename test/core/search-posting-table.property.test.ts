@@ -1,0 +1,58 @@
+/**
+ * `PostingTable` against a plain model (word → its (unit, value) pairs in the order added): whatever the pairs
+ * (values past two bytes, runs of one unit, units out of order), however `finishSlice` slices the layout, and
+ * whatever is added after it, `forEach` visits exactly the pairs added for that word, in order, and `has`,
+ * `live` and `vocabulary` agree with the model.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PostingTable } from '../../src/core/search/posting-table.js';
+
+const WORDS = ['a', 'b', 'c', 'render', 'rename', 'zeta', 'x'.repeat(20)];
+
+const pair = fc.record({
+  word: fc.constantFrom(...WORDS),
+  // Mostly small, sometimes one at or past the two-byte boundary the table stores apart.
+  value: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0xfffe, max: 0x2ffff })),
+  /** How far the unit moves from the last pair's: mostly on, sometimes the same unit, sometimes back. */
+  step: fc.oneof(fc.constant(0), fc.constant(1), fc.integer({ min: -3, max: 5 })),
+});
+
+function check(table: PostingTable, model: Map<string, [number, number][]>): void {
+  for (const word of [...WORDS, 'absent']) {
+    const seen: [number, number][] = [];
+    table.forEach(word, (unit, value) => seen.push([unit, value]));
+    expect(seen).toEqual(model.get(word) ?? []);
+    expect(table.has(word)).toBe(model.has(word));
+  }
+  expect(table.vocabulary()).toEqual([...model.keys()].sort());
+}
+
+describe('PostingTable', () => {
+  it('visits what was added, in order, however the layout is sliced and whatever is added after', () => {
+    fc.assert(
+      fc.property(
+        fc.array(pair, { maxLength: 300 }),
+        fc.array(pair, { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 20 }),
+        (before, after, budgets) => {
+          const table = new PostingTable();
+          const model = new Map<string, [number, number][]>();
+          let unit = 0;
+          const add = ({ word, value, step }: (typeof before)[number]): void => {
+            unit = Math.max(0, unit + step);
+            table.add(table.intern(word), unit, value);
+            if (!model.has(word)) model.set(word, []);
+            model.get(word)!.push([unit, value]);
+          };
+          for (const one of before) add(one);
+          for (let at = 0; !table.finished; at++) table.finishSlice(budgets[at % budgets.length]!);
+          check(table, model);
+          for (const one of after) add(one);
+          check(table, model);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
