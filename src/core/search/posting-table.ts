@@ -18,6 +18,17 @@ const WIDE = 0xffff;
 const FIRST_CHUNK = 256;
 const LARGEST_CHUNK = 1 << 24;
 
+/**
+ * Gives the memory of `array`, which nothing reads again, back at the next young collection rather than at the
+ * next full one: `array` is left empty (detached) and its memory is owned by a buffer no one holds, created just
+ * now. A build's pending pairs outlive many young collections, so their buffers are old by the time they are
+ * dropped, and a daemon that idles after its warm-up makes no full collection for a long time: on L the 53 MB
+ * of them stayed resident while it idled (external memory 271 MB after the warm-up instead of 168).
+ */
+function release(array: Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>): void {
+  structuredClone(array.buffer, { transfer: [array.buffer] });
+}
+
 /** `array` with room for at least `size` elements (doubling), its contents kept. */
 export function ensure(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   if (size <= array.length) return array;
@@ -106,8 +117,8 @@ export class PostingTable {
    * (word id, value) of each pair, in chunks of doubling size (growing copies nothing), six bytes a pair: values
    * of `WIDE` and above read `WIDE` and sit in `pendingWide` by pair number, and the units are kept once a run.
    */
-  private pending: Int32Array[] = [];
-  private pendingValues: Uint16Array[] = [];
+  private pending: Int32Array<ArrayBuffer>[] = [];
+  private pendingValues: Uint16Array<ArrayBuffer>[] = [];
   private pendingWide: Map<number, number> | undefined;
   /** Pairs of `pending`'s last chunk in use. */
   private pendingFill = 0;
@@ -302,6 +313,11 @@ export class PostingTable {
       layout.pair += stop - layout.at;
       layout.at = stop;
       if (stop === end) {
+        // Placed: the chunk is not read again, and its memory goes back at once (see `release`).
+        if (layout.pass === 1) {
+          release(chunk);
+          release(this.pendingValues[layout.chunk]!);
+        }
         layout.chunk++;
         layout.at = 0;
       }
@@ -318,6 +334,8 @@ export class PostingTable {
     this.pendingWide = undefined;
     this.pendingFill = 0;
     this.pendingLength = 0;
+    release(this.runUnits);
+    release(this.runStarts);
     this.runUnits = new Int32Array(0);
     this.runStarts = new Int32Array(0);
     this.runs = 0;
