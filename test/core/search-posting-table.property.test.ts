@@ -14,8 +14,13 @@ const pair = fc.record({
   word: fc.constantFrom(...WORDS),
   // Mostly small, sometimes one at or past the two-byte boundary the table stores apart.
   value: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0xfffe, max: 0x2ffff })),
-  /** How far the unit moves from the last pair's: mostly on, sometimes the same unit, sometimes back. */
-  step: fc.oneof(fc.constant(0), fc.constant(1), fc.integer({ min: -3, max: 5 })),
+  /** How far the unit moves from the last pair's: mostly on, sometimes the same unit, sometimes back or far. */
+  step: fc.oneof(
+    fc.constant(0),
+    fc.constant(1),
+    fc.integer({ min: -3, max: 5 }),
+    fc.integer({ min: -300_000, max: 3_000_000 }),
+  ),
 });
 
 function check(table: PostingTable, model: Map<string, [number, number][]>): void {
