@@ -84,6 +84,13 @@ export class PrintTable {
     return [KINDS[kind], t[at + 1], t[at + 2], t[at + 3], t[at + 4], mode, nlink].join(':');
   }
 
+  /** Every print as text (`get`), by path: the form that crosses to another thread, or that a test compares. */
+  texts(): Map<string, string> {
+    const texts = new Map<string, string>();
+    for (const path of this.keys()) texts.set(path, this.get(path)!);
+    return texts;
+  }
+
   /** Records one stat's print, or a composite print's text, at `path`. */
   set(path: string, print: StatPrint | string): void {
     if (typeof print === 'string') {

@@ -80,19 +80,22 @@ function walk(id: number): void {
   const previous = lastPrints;
   lastPrints = fresh.prints;
   // Prints cross as text (a `PrintTable` does not survive a structured clone): all of them the first time.
-  const answer = new Map<string, string | undefined>();
-  for (const key of fresh.prints.keys()) {
-    if (previous === undefined || !previous.same(key, fresh.prints)) answer.set(key, fresh.prints.get(key));
+  if (previous === undefined) {
+    post({
+      type: 'walked',
+      id,
+      ms: performance.now() - started,
+      prints: fresh.prints.texts(),
+      partial: false,
+    });
+    return;
   }
-  if (previous !== undefined)
-    for (const key of previous.keys()) if (!fresh.prints.has(key)) answer.set(key, undefined);
-  post({
-    type: 'walked',
-    id,
-    ms: performance.now() - started,
-    prints: answer,
-    partial: previous !== undefined,
-  });
+  const changed = new Map<string, string | undefined>();
+  for (const key of fresh.prints.keys()) {
+    if (!previous.same(key, fresh.prints)) changed.set(key, fresh.prints.get(key));
+  }
+  for (const key of previous.keys()) if (!fresh.prints.has(key)) changed.set(key, undefined);
+  post({ type: 'walked', id, ms: performance.now() - started, prints: changed, partial: true });
 }
 
 port.on('message', (message: ThreadRequest) => {

@@ -316,7 +316,7 @@ describe('createCatalogStore', () => {
       const reader = createReader(p.root);
       for (const directory of contentDirectories) reader.stat(directory, fresh);
       // As the watcher's thread sends it: every print as text.
-      return new Map([...fresh.prints.keys()].map((key) => [key, fresh.prints.get(key)]));
+      return fresh.prints.texts();
     };
     p.write('skills/a/edit.md', 'E2');
     touch(p, 'skills/a/edit.md', 5_000_000);

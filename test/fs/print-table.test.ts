@@ -37,6 +37,20 @@ describe('PrintTable', () => {
     );
   });
 
+  it('answers every print as text by path, stat and composite prints alike', () => {
+    const table = new PrintTable();
+    table.set('a', stat('f'));
+    table.set('link', 'l:0:0:0:1:41471:1>real|f:1:2:3:4:33188:1');
+    table.set('b', stat('d', { mode: 0o40755 }));
+    table.delete('b');
+    expect(table.texts()).toEqual(
+      new Map([
+        ['a', formatStatPrint(stat('f'))],
+        ['link', 'l:0:0:0:1:41471:1>real|f:1:2:3:4:33188:1'],
+      ]),
+    );
+  });
+
   it('tells a print that differs in any one field, and compares composite prints as text', () => {
     const base = new PrintTable();
     base.set('x', stat('f'));

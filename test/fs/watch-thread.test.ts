@@ -258,9 +258,7 @@ describe('the reconcile walk on the watcher thread', () => {
     const walked = await watcher.walkTree();
     expect(walked?.partial).toBe(false);
     // Every print, as text (what crosses to the main thread).
-    expect(walked?.prints).toEqual(
-      new Map([...here.prints.keys()].map((key) => [key, here.prints.get(key)])),
-    );
+    expect(walked?.prints).toEqual(here.prints.texts());
     expect((await watcher.walkTree())?.prints).toEqual(new Map());
 
     project.write('knowledge/documents/d299/f3.md', 'edited');

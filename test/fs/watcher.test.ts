@@ -730,8 +730,7 @@ describe('createWatcher: the reconcile walked elsewhere (walkTree)', () => {
       const fresh = createReadResult();
       const reader = createReader(project.root);
       for (const directory of contentDirectories) reader.stat(directory, fresh);
-      const prints = new Map([...fresh.prints.keys()].map((key) => [key, fresh.prints.get(key)]));
-      return { ms: 1, prints, partial: false };
+      return { ms: 1, prints: fresh.prints.texts(), partial: false };
     };
     const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
     return { project, store: inner, fake, walks, here, walkNow, tick, isReady: () => ready };
