@@ -351,6 +351,16 @@ function formatPrint(print: Print): string {
   return typeof print === 'string' ? print : formatStatPrint(print);
 }
 
+/**
+ * The `ReadResult` a walk fills, as the walk sees it. `recorded`, kept by a walk that holds directories: every
+ * path it recorded a file, problem, print or link at, in recording order. The walk is depth-first and records
+ * only at or below the entry it dispatches, so what one directory's walk recorded is the journal's tail since
+ * that walk began: a failed release forgets exactly that tail (`forgetRecorded`), never a scan of every path.
+ */
+interface Walk extends ReadResult {
+  readonly recorded?: string[];
+}
+
 function readPath(context: Context, path: string, into: ReadResult): void {
   if (!isContentPath(path)) return;
   const segments = path.split('/');
@@ -368,7 +378,8 @@ function readPath(context: Context, path: string, into: ReadResult): void {
   // Only a walk from a top-level content directory holds its directories open: a deeper re-read's ancestors
   // are not held, so nothing would vouch that they stayed where they are (see `holdDirectory`).
   const hold = segments.length === 1 && context.readBytes && procFd !== undefined;
-  visitEntry(context, path, parentReal, segments[segments.length - 1]!, chain, into, hold);
+  const walk: Walk = hold ? { ...into, recorded: [] } : into;
+  visitEntry(context, path, parentReal, segments[segments.length - 1]!, chain, walk, hold);
 }
 
 /** The real path of a directory the walk would descend into at `path`, or undefined when it would not. */
@@ -402,7 +413,7 @@ function visitEntry(
   parentReal: string,
   name: string,
   chain: readonly string[],
-  into: ReadResult,
+  into: Walk,
   hold: boolean,
 ): void {
   const candidate = `${parentReal}/${name}`;
@@ -424,10 +435,12 @@ function visitEntry(
   if (lst.isDirectory()) {
     // A directory changed just now is not worth opening to hold: `holdDirectory` would refuse it.
     const quiet = hold && lst.ctimeMs < Date.now() - DIRECTORY_QUIET_MS;
+    const mark = into.recorded?.length ?? 0;
     if (walkDirectory(context, path, candidate, [...chain, candidate], into, print, quiet)) return;
     // The held directory cannot vouch for what was read through it (it changed or moved meanwhile): forget
-    // all of it and dispatch the path again as the walk finds it now, every file judged by its descriptor.
-    forgetSubtree(into, path);
+    // all of it and dispatch the path again as the walk finds it now, every file judged by its descriptor. A
+    // held walk keeps its journal (`readPath`), and only a held directory's release fails.
+    forgetRecorded(into, into.recorded!, mark);
     visitEntry(context, path, parentReal, name, chain, into, false);
   } else if (lst.isFile()) visitFile(context, path, candidate, lst, print, into);
   else addProblem(into, path, 'not-regular', undefined, print);
@@ -440,7 +453,7 @@ function visitLink(
   candidate: string,
   print: Print,
   chain: readonly string[],
-  into: ReadResult,
+  into: Walk,
 ): void {
   let real: string;
   try {
@@ -451,7 +464,7 @@ function visitLink(
     else addProblem(into, path, 'symlink-broken', code === 'ELOOP' ? 'loop' : 'dangling', print);
     // Remember where a dangling link would point, so creating that file also re-reads the link.
     const target = readLinkTarget(candidate);
-    if (target !== undefined && isInside(context.rootReal, target)) into.links.set(path, target);
+    if (target !== undefined && isInside(context.rootReal, target)) recordLink(into, path, target);
     return;
   }
   const refusal = judgeRealPath(context.rootReal, path, real);
@@ -460,7 +473,7 @@ function visitLink(
     addProblem(into, path, 'symlink-escape', readLinkText(candidate), `${formatPrint(print)}>${real}`);
     return;
   }
-  into.links.set(path, real);
+  recordLink(into, path, real);
   if (refusal !== undefined) {
     addProblem(into, path, refusal.kind, refusal.target, `${formatPrint(print)}>${real}`);
     return;
@@ -498,7 +511,7 @@ function walkDirectory(
   path: string,
   real: string,
   chain: readonly string[],
-  into: ReadResult,
+  into: Walk,
   print: Print,
   hold: boolean,
 ): boolean {
@@ -630,24 +643,35 @@ function releaseDirectory(held: HeldDirectory, real: string): boolean {
 }
 
 /**
- * Removes what a walk recorded at `path` and below it, to walk it again: one pass over the walk's prints, which
- * name every leaf it recorded (a release fails only for a directory that changed during its own walk, so this
- * is rare). `onFile` was told of those files already; the build's pool derives facts for bytes no snapshot
- * holds, which costs only that work.
+ * Removes from `into` what a walk recorded at the paths `recorded` lists from `mark` on (the files, their slab
+ * bytes, problems, prints and links), and drops them from the list: with `mark` taken when a directory's walk
+ * began, everything that walk recorded at and below the directory, to walk it again (`Walk`). Costs what that
+ * walk recorded. `onFile` was told of those files already; the build's pool derives facts for bytes no
+ * snapshot holds, which costs only that work.
  */
-function forgetSubtree(into: ReadResult, path: string): void {
-  const prefix = `${path}/`;
-  const under = (key: string) => key === path || key.startsWith(prefix);
-  const forgotten: string[] = [];
-  for (const key of into.prints.keys()) if (under(key)) forgotten.push(key);
-  for (const key of forgotten) {
+export function forgetRecorded(into: ReadResult, recorded: string[], mark: number): void {
+  for (let i = mark; i < recorded.length; i++) {
+    const key = recorded[i]!;
     const file = into.files.get(key);
     if (file !== undefined) into.slabs?.discard(file.bytes);
     into.files.delete(key);
     into.problems.delete(key);
     into.prints.delete(key);
+    into.links.delete(key);
   }
-  for (const key of [...into.links.keys()]) if (under(key)) into.links.delete(key);
+  recorded.length = mark;
+}
+
+/** Records `path`'s print (every leaf has one), and journals the path for `forgetRecorded`. */
+function recordPrint(into: Walk, path: string, print: Print): void {
+  into.prints.set(path, print);
+  into.recorded?.push(path);
+}
+
+/** Records where the link at `path` leads, and journals the path for `forgetRecorded`. */
+function recordLink(into: Walk, path: string, target: string): void {
+  into.links.set(path, target);
+  into.recorded?.push(path);
 }
 
 /**
@@ -660,7 +684,7 @@ function readPlainFile(
   path: string,
   candidate: string,
   throughHeld: boolean,
-  into: ReadResult,
+  into: Walk,
 ): boolean {
   const outcome = readFileBytes(context, path, candidate, into.slabs, throughHeld);
   // Without a descriptor there is no fstat to print from: the full dispatch lstats it, as the stat walk does.
@@ -675,7 +699,7 @@ function visitFile(
   real: string,
   stats: fs.Stats,
   print: Print,
-  into: ReadResult,
+  into: Walk,
 ): void {
   if (!context.readBytes) {
     // The stat walk reports what a read would report without opening anything: size and links are all it can
@@ -683,7 +707,7 @@ function visitFile(
     if (stats.nlink > 1) addProblem(into, path, 'hardlinked', String(stats.nlink), print);
     else if (stats.size > context.maxFileBytes)
       addProblem(into, path, 'too-large', String(stats.size), print);
-    else into.prints.set(path, print);
+    else recordPrint(into, path, print);
     return;
   }
   const outcome = readFileBytes(context, path, real, into.slabs, false);
@@ -693,12 +717,7 @@ function visitFile(
 }
 
 /** Files a read's outcome under `path`; `linkPrint` is the print of the link that led there, if one did. */
-function recordRead(
-  into: ReadResult,
-  path: string,
-  outcome: ReadOutcome,
-  linkPrint: Print | undefined,
-): void {
+function recordRead(into: Walk, path: string, outcome: ReadOutcome, linkPrint: Print | undefined): void {
   if (outcome === undefined) return;
   const print = linkPrint ?? outcome.print ?? '';
   if ('problem' in outcome) {
@@ -707,7 +726,7 @@ function recordRead(
   }
   const file = { path, bytes: outcome.bytes, mtimeMs: outcome.mtimeMs, mode: outcome.mode };
   into.files.set(path, file);
-  into.prints.set(path, print);
+  recordPrint(into, path, print);
   into.onFile?.(file);
 }
 
@@ -856,14 +875,14 @@ function isWalkableDirectory(reader: Reader, path: string): boolean {
 }
 
 function addProblem(
-  into: ReadResult,
+  into: Walk,
   path: string,
   kind: FileProblemKind,
   detail: string | undefined,
   print: Print,
 ): void {
   into.problems.set(path, detail === undefined ? { path, kind } : { path, kind, detail });
-  into.prints.set(path, print);
+  recordPrint(into, path, print);
 }
 
 function isInside(rootReal: string, real: string): boolean {
