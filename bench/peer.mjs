@@ -16,7 +16,8 @@
  *   row, from /proc (companion's background search warm-up, which begins once a host has been quiet for 250 ms,
  *   runs then; and both sides' collections after their start) — then 10 untimed walks each (JIT), then the timed
  *   rounds. Beside the wall time, each server's CPU per walk over the timed rounds (/proc: user+sys, 10 ms
- *   ticks summed over every timed walk, background work included), which load moves far less than wall.
+ *   ticks summed over every timed walk, background work included), which load moves far less than wall, and
+ *   the client's own CPU in each side's walks (parsing what that side sent).
  * - skills/list in process: the same pagination over an in-memory transport (no wire: the raw client
  *   serializes each response object itself), each side's default page size (peer 100, companion 100).
  * - edit → consistent new manifest: one skill reference rewritten, then peer `reload()` against companion
@@ -144,6 +145,8 @@ async function listOverStdio(info, rounds) {
   const sides = Object.keys(servers);
   const times = { peer: [], companion: [] };
   const cpu = { peer: 0, companion: 0 };
+  /** The client's own CPU in each side's timed walks (parsing what that side sent). */
+  const clientCpu = { peer: 0, companion: 0 };
   const settledMs = {};
   const walks = {};
   try {
@@ -155,8 +158,11 @@ async function listOverStdio(info, rounds) {
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
         const started = performance.now();
+        const clientBefore = process.cpuUsage();
         walks[side] = await walkSkills(servers[side]);
         times[side].push(performance.now() - started);
+        const { user, system } = process.cpuUsage(clientBefore);
+        clientCpu[side] += (user + system) / 1000 / rounds;
       }
     }
     for (const side of sides) cpu[side] = (servers[side].cpuMs() - before[side]) / rounds;
@@ -171,6 +177,7 @@ async function listOverStdio(info, rounds) {
     companionMs: median(times.companion),
     peerCpuMs: cpu.peer,
     companionCpuMs: cpu.companion,
+    clientCpuMs: clientCpu,
     settledMs,
     walks,
   };
@@ -227,7 +234,7 @@ export async function runPeer({ size = 'L', rounds } = {}) {
   const stdio = await listOverStdio(info, 30);
   log(
     `peer ${size} skills/list over stdio: peer ${stdio.peerMs.toFixed(1)} ms, companion ${stdio.companionMs.toFixed(1)} ms; ` +
-      `server CPU a walk ${stdio.peerCpuMs?.toFixed(1)} vs ${stdio.companionCpuMs?.toFixed(1)} ms; ` +
+      `server CPU a walk ${stdio.peerCpuMs?.toFixed(1)} vs ${stdio.companionCpuMs?.toFixed(1)} ms, the client's ${stdio.clientCpuMs.peer.toFixed(1)} vs ${stdio.clientCpuMs.companion.toFixed(1)} ms; ` +
       `settled after ${stdio.settledMs.peer?.toFixed(0)} / ${stdio.settledMs.companion?.toFixed(0)} ms`,
   );
   const peerSkills = cold.peer[0].skills;
