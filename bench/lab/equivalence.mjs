@@ -18,6 +18,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   utimesSync,
@@ -147,7 +148,9 @@ const stamp = (dir) => {
 const sequences = [];
 for (const m of modules) {
   rmSync(copy, { recursive: true, force: true });
-  cpSync(info.root, copy, { recursive: true });
+  // The corpus may be a symlink to a shared one (a worktree's bench/.corpus/): copy what it points at, never the
+  // link, or every edit and mtime below lands in the shared corpus.
+  cpSync(realpathSync(info.root), copy, { recursive: true });
   stamp(copy);
   const write = (path, text) => {
     mkdirSync(dirname(join(copy, path)), { recursive: true });
