@@ -48,11 +48,24 @@ function hashBytes(bytes: Uint8Array): string {
  * `takeDigest` packed (`packDigest`): one handed over in `memo`, packed, else the hash's 32 bytes as they come.
  */
 export function takePackedDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string {
+  return takeHandedPackedDigest(bytes, memo) ?? hashPacked(bytes);
+}
+
+/**
+ * A digest of `bytes` handed over in `memo` (another thread's per-file facts), packed and taken out of it; else
+ * undefined, and nothing is hashed: served text content makes its digest when first asked (`check` never asks).
+ */
+export function takeHandedPackedDigest(bytes: Uint8Array, memo: Memo = NO_MEMO): string | undefined {
   const digests = memo.table(DIGESTS);
   const digest = digests.get(bytes);
-  if (digest === undefined) return hash('sha256', bytes, 'binary');
+  if (digest === undefined) return undefined;
   digests.delete(bytes);
   return packDigest(digest);
+}
+
+/** The SHA-256 of `bytes` packed (`packDigest`): its 32 bytes as they come, one character each. */
+export function hashPacked(bytes: Uint8Array): string {
+  return hash('sha256', bytes, 'binary');
 }
 
 /**

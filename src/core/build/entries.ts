@@ -9,7 +9,7 @@ import {
   isTextual,
   readFileText,
   takeDigest,
-  takePackedDigest,
+  takeHandedPackedDigest,
 } from '../content.js';
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
@@ -98,9 +98,10 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   const lastModified = formatTime(file.mtimeMs);
   const size = file.bytes.byteLength;
   const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
-  // Served before under another URI, path or time: the same bytes, so the same digest (held packed by text).
+  // Served before under another URI, path or time: the same bytes, so the same digest (held packed by text,
+  // and made when first asked: see `buildTextBackedContent`).
   if (text?.isUtf8() === true) {
-    const digest = previous ? readPackedDigest(previous.content) : takePackedDigest(file.bytes, memo);
+    const digest = previous ? readPackedDigest(previous.content) : takeHandedPackedDigest(file.bytes, memo);
     const head = { uri, mimeType, bytes: file.bytes };
     const content = buildTextBackedContent(head, text, digest, tail, path, file.mtimeMs);
     served.set(file.bytes, content);

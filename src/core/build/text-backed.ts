@@ -10,7 +10,7 @@
  * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
  * one per object).
  */
-import { type FileText, packDigest, unpackDigest } from '../content.js';
+import { type FileText, hashPacked, packDigest, unpackDigest } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
 import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
 
@@ -141,8 +141,12 @@ export function buildTextBackedSkill(
 
 class TextBackedContent {
   readonly #text: FileText;
-  /** The digest, packed (`packDigest`): `digest` unpacks it when asked. */
-  readonly #digest: string;
+  /**
+   * The digest, packed (`packDigest`): `digest` unpacks it when asked, and hashes the bytes on the first ask
+   * when it was not handed one. Made lazily because a cold build serves every document and `check` reads no
+   * digest (on L, 10,000 hashes were ~0.1 s of its CPU); a host's read or a manifest asks for it.
+   */
+  #digest: string | undefined;
   /** The path and time it was served for (`readServedFor`), so a memo keeps the content alone. */
   readonly #path: string;
   readonly #mtimeMs: number;
@@ -150,7 +154,7 @@ class TextBackedContent {
   constructor(
     head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
     text: FileText,
-    digest: string,
+    digest: string | undefined,
     tail: object,
     path: string,
     mtimeMs: number,
@@ -170,11 +174,13 @@ class TextBackedContent {
   }
 
   static digest(content: TextBackedContent): string {
+    content.#digest ??= hashPacked((content as unknown as ServedContent).bytes);
     return unpackDigest(content.#digest);
   }
 
-  static packedDigest(content: object): string | undefined {
-    return #digest in content ? content.#digest : undefined;
+  /** `content`'s packed digest as held; undefined when it is not text-backed or made no digest yet. */
+  static heldDigest(content: object): { readonly packed: string | undefined } | undefined {
+    return #digest in content ? { packed: content.#digest } : undefined;
   }
 
   static servedFor(content: object): { readonly path: string; readonly mtimeMs: number } | undefined {
@@ -188,13 +194,14 @@ const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
 
 /**
  * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8) and whose `digest` is
- * `digest` (packed: `packDigest`) unpacked when asked: `head`, then `text`, `digest`, then `tail`, in that key
- * order; it keeps the `path` and `mtimeMs` it was served for (`readServedFor`).
+ * `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256 of `head.bytes` made on the
+ * first ask: `head`, then `text`, `digest`, then `tail`, in that key order; it keeps the `path` and `mtimeMs`
+ * it was served for (`readServedFor`).
  */
 export function buildTextBackedContent(
   head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
   text: FileText,
-  digest: string,
+  digest: string | undefined,
   tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text' | 'digest'>,
   path: string,
   mtimeMs: number,
@@ -202,9 +209,13 @@ export function buildTextBackedContent(
   return new TextBackedContent(head, text, digest, tail, path, mtimeMs) as unknown as ServedContent;
 }
 
-/** `content`'s digest packed (`packDigest`), without unpacking it when it is held packed. */
-export function readPackedDigest(content: ServedContent): string {
-  return TextBackedContent.packedDigest(content) ?? packDigest(content.digest);
+/**
+ * `content`'s digest packed (`packDigest`), without unpacking it when it is held packed, nor making it when
+ * text-backed content has not made it yet (undefined: the content it is handed to makes it when asked).
+ */
+export function readPackedDigest(content: ServedContent): string | undefined {
+  const held = TextBackedContent.heldDigest(content);
+  return held === undefined ? packDigest(content.digest) : held.packed;
 }
 
 /** The path and time content from `buildTextBackedContent` was served for; undefined for other content. */

@@ -3,11 +3,13 @@
  * the same order, each an own enumerable property, so they spread, compare and serialize alike; and the
  * accessors are shared by every object (one getter, not one per object).
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   buildJoinedDescriptionResource,
   buildTextBackedContent,
   buildTextBackedDocument,
+  readPackedDigest,
 } from '../../../src/core/build/text-backed.js';
 import { FileText, packDigest } from '../../../src/core/content.js';
 
@@ -100,6 +102,26 @@ describe('text-backed values', () => {
       lastModified: '2026-12-01T00:00:00.000Z',
     });
     expect(accessorsOf(a, ['text', 'digest'])).toEqual(accessorsOf(b, ['text', 'digest']));
+  });
+
+  it('served content handed no digest makes the SHA-256 of its bytes when first asked, and keeps it', () => {
+    for (const text of [TEXT, '', 'ünïcode — text\n', 'x'.repeat(20_000)]) {
+      const bytes = encoder.encode(text);
+      const content = buildTextBackedContent(
+        { uri: 'x://c', mimeType: 'text/markdown', bytes },
+        new FileText(bytes),
+        undefined,
+        { size: bytes.byteLength },
+        'knowledge/documents/c.md',
+        1,
+      );
+      // Nothing made yet: what a rebuild hands over to the next content for the same bytes is "not made".
+      expect(readPackedDigest(content)).toBeUndefined();
+      const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+      expect(content.digest).toBe(digest);
+      expect(readPackedDigest(content)).toBe(packDigest(digest));
+      expect({ ...content }.digest).toBe(digest);
+    }
   });
 
   it('a listed resource: head, then the joined description, then tail', () => {
