@@ -38,6 +38,7 @@ import type { Frame } from './frame.js';
 import {
   attachDerived,
   buildJoinedDescriptionResource,
+  buildManifestEntry,
   buildTextBackedContent,
   buildTextBackedDocument,
   buildTextBackedSkill,
@@ -196,7 +197,7 @@ export function deriveSkill(
     contents.set(uri, content);
     const file: SkillFile = { path, uri, source: source.path };
     files.push(source.mode === undefined ? file : { ...file, mode: source.mode });
-    manifest.push({ uri, digest: content.digest, size: content.size });
+    manifest.push(buildManifestEntry(uri, content));
     return content;
   };
   const body = add(SKILL_BODY, s.body);

@@ -12,7 +12,14 @@
  */
 import { type FileText, hashPacked, packDigest, unpackDigest } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
-import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
+import type {
+  DocumentEntry,
+  DocumentSection,
+  ListedResource,
+  ManifestEntry,
+  ServedContent,
+  SkillEntry,
+} from '../types.js';
 
 /**
  * An own enumerable accessor answering `read(this)`, for `Object.defineProperty`: one descriptor, and so one
@@ -207,6 +214,31 @@ export function buildTextBackedContent(
   mtimeMs: number,
 ): ServedContent {
   return new TextBackedContent(head, text, digest, tail, path, mtimeMs) as unknown as ServedContent;
+}
+
+class ContentManifestEntry {
+  readonly #content: ServedContent;
+
+  constructor(uri: string, content: ServedContent) {
+    this.#content = content;
+    Object.assign(this, { uri });
+    Object.defineProperty(this, 'digest', MANIFEST_DIGEST);
+    Object.assign(this, { size: content.size });
+  }
+
+  static digest(entry: ContentManifestEntry): string {
+    return entry.#content.digest;
+  }
+}
+
+const MANIFEST_DIGEST = sharedGetter(ContentManifestEntry.digest);
+
+/**
+ * A skill's manifest entry for a file served as `content` at `uri`: `uri`, `digest` (`content.digest`, read when
+ * asked: a cold build makes no digest that no manifest, read or diff asks for) and `size`, in that key order.
+ */
+export function buildManifestEntry(uri: string, content: ServedContent): ManifestEntry {
+  return new ContentManifestEntry(uri, content) as unknown as ManifestEntry;
 }
 
 /**

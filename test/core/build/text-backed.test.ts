@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   buildJoinedDescriptionResource,
+  buildManifestEntry,
   buildTextBackedContent,
   buildTextBackedDocument,
   readPackedDigest,
@@ -102,6 +103,30 @@ describe('text-backed values', () => {
       lastModified: '2026-12-01T00:00:00.000Z',
     });
     expect(accessorsOf(a, ['text', 'digest'])).toEqual(accessorsOf(b, ['text', 'digest']));
+  });
+
+  it("a manifest entry: uri, then the content's digest read when asked, then size", () => {
+    const bytes = encoder.encode(TEXT);
+    const content = buildTextBackedContent(
+      { uri: 'x://s/SKILL.md', mimeType: 'text/markdown', bytes },
+      new FileText(bytes),
+      undefined,
+      { size: bytes.byteLength },
+      'skills/s/SKILL.md',
+      1,
+    );
+    const a = buildManifestEntry('x://s/SKILL.md', content);
+    const b = buildManifestEntry('x://s/references/r.md', content);
+    expect(Object.keys(a)).toEqual(['uri', 'digest', 'size']);
+    expect(readPackedDigest(content)).toBeUndefined();
+    const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    expect({ ...a }).toEqual({ uri: 'x://s/SKILL.md', digest, size: bytes.byteLength });
+    expect(JSON.parse(JSON.stringify(b))).toEqual({
+      uri: 'x://s/references/r.md',
+      digest,
+      size: bytes.byteLength,
+    });
+    expect(accessorsOf(a, ['digest'])).toEqual(accessorsOf(b, ['digest']));
   });
 
   it('served content handed no digest makes the SHA-256 of its bytes when first asked, and keeps it', () => {
