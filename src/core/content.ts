@@ -5,7 +5,7 @@
  * table only hands over digests made elsewhere (another thread's per-file facts) until `serve` takes them.
  */
 import { hash } from 'node:crypto';
-import { type Memo, memoTable, NO_MEMO } from './memo.js';
+import { type Memo, memoCell, memoTable, NO_MEMO } from './memo.js';
 
 const DIGESTS = memoTable<Uint8Array, string>('content.digests');
 const TEXTS = memoTable<Uint8Array, FileText>('content.texts');
@@ -96,23 +96,29 @@ const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(
  * second copy for the life of the catalog. A decoded text stays reachable through a `WeakRef` until the
  * collector takes it, at the earliest after the current job: every phase of one build that reads a file's text
  * decodes it once, and a read later decodes it again (an 8 KB document: ~15 µs).
+ *
+ * A builder's texts (`readFileText` with a memo) are held by its `TextHold` instead, strongly, until the engine
+ * releases them (`releaseHeldTexts`, after each unit it reads): a build is one job, and a `WeakRef` kept every
+ * text read during it alive to its end (on L, ~20 MB of skill texts that every scavenge copied, then promoted).
  */
 export class FileText {
   readonly bytes: Uint8Array;
   /** Undefined until decoded once; false when the bytes are not UTF-8 (that verdict is kept: it is small). */
   #utf8: boolean | undefined;
-  #held: WeakRef<{ readonly text: string }> | undefined;
+  #held: WeakRef<{ readonly text: string }> | { readonly text: string } | undefined;
+  readonly #holder: TextHold | undefined;
 
-  constructor(bytes: Uint8Array, text?: string) {
+  constructor(bytes: Uint8Array, text?: string, hold?: TextHold) {
     this.bytes = bytes;
+    this.#holder = hold;
     if (text !== undefined) this.#hold(text);
   }
 
   /** The text of the bytes when they are valid UTF-8 (a BOM is kept, so re-encoding gives the same bytes). */
   read(): string | undefined {
     if (this.#utf8 === false) return undefined;
-    const held = this.#held?.deref();
-    if (held !== undefined) return held.text;
+    const held = this.#heldText();
+    if (held !== undefined) return held;
     let text: string;
     try {
       text = strictDecoder.decode(this.bytes);
@@ -132,8 +138,8 @@ export class FileText {
    */
   decode(): string | undefined {
     if (this.#utf8 === false) return undefined;
-    const held = this.#held?.deref();
-    if (held !== undefined) return held.text;
+    const held = this.#heldText();
+    if (held !== undefined) return held;
     try {
       const text = strictDecoder.decode(this.bytes);
       this.#utf8 = true;
@@ -151,8 +157,50 @@ export class FileText {
 
   #hold(text: string): void {
     this.#utf8 = true;
-    this.#held = new WeakRef({ text });
+    if (this.#holder === undefined) this.#held = new WeakRef({ text });
+    else {
+      this.#held = { text };
+      this.#holder.texts.push(this);
+    }
   }
+
+  #heldText(): string | undefined {
+    const held = this.#held;
+    return held === undefined ? undefined : held instanceof WeakRef ? held.deref()?.text : held.text;
+  }
+
+  /** Lets go of the text held for `TextHold` (the verdict stays). */
+  static release(text: FileText): void {
+    text.#held = undefined;
+  }
+}
+
+/** The texts a builder's `FileText`s hold until `releaseHeldTexts`. */
+interface TextHold {
+  readonly texts: FileText[];
+}
+
+const HOLD = memoCell<TextHold>('content.hold');
+
+function textHoldOf(memo: Memo): TextHold | undefined {
+  let hold = memo.get(HOLD);
+  if (hold === undefined) {
+    memo.set(HOLD, { texts: [] });
+    // `NO_MEMO` keeps nothing: its texts fall back to a `WeakRef`.
+    hold = memo.get(HOLD);
+  }
+  return hold;
+}
+
+/**
+ * Lets go of every text the builder's `FileText`s hold (read since the last release): the next read of one
+ * decodes it again. The engine calls it once a unit's phases are done with its files' texts.
+ */
+export function releaseHeldTexts(memo: Memo): void {
+  const hold = memo.get(HOLD);
+  if (hold === undefined || hold.texts.length === 0) return;
+  for (const text of hold.texts) FileText.release(text);
+  hold.texts.length = 0;
 }
 
 /** The builder's `FileText` of `bytes` (one per bytes, so every phase shares one decoded text). */
@@ -160,7 +208,7 @@ export function readFileText(bytes: Uint8Array, memo: Memo = NO_MEMO): FileText 
   const texts = memo.table(TEXTS);
   let text = texts.get(bytes);
   if (text === undefined) {
-    text = new FileText(bytes);
+    text = new FileText(bytes, undefined, textHoldOf(memo));
     texts.set(bytes, text);
   }
   return text;

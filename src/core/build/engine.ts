@@ -11,7 +11,7 @@
  * redo when something changed.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { encodeUtf8 } from '../content.js';
+import { encodeUtf8, releaseHeldTexts } from '../content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
 import type { Memo } from '../memo.js';
@@ -107,6 +107,15 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   }
 
   function derive(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult {
+    try {
+      return deriveHolding(snapshot, changed);
+    } finally {
+      // No text read during the build stays held past it (see `FileText`).
+      releaseHeldTexts(memo);
+    }
+  }
+
+  function deriveHolding(snapshot: Snapshot, changed: ReadonlySet<string> | undefined): BuildResult {
     const full = frame === undefined || reachesFrame(changed);
     const previousProblems = availability.problems;
     availability = createAvailability(snapshot.problems);

@@ -4,6 +4,7 @@
  * replaced, its own findings kept; and what changed about it — its presence, what it serves, its index fields —
  * is noted in `Changes`, so that the phases after this one redo only what it reaches.
  */
+import { releaseHeldTexts } from '../content.js';
 import { compare, type Diagnostic } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import { buildDocumentId, type ParsedDocument } from '../documents.js';
@@ -137,6 +138,8 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     }
     // A full derive checks the links of every document itself (`checkEveryDocument`).
     if (!full) changes.recheck.add(key);
+    // Its texts are done with: the phases after this one read what the unit kept, or decode again.
+    releaseHeldTexts(memo);
   }
 }
 
@@ -203,6 +206,7 @@ export function rereadSkills(units: UnitStore, input: RereadInput, changes: Chan
     }
     if (before?.skill?.title !== after?.skill?.title) changes.index = true;
     changes.recheck.add(`s:${id}`);
+    releaseHeldTexts(input.memo);
   }
 }
 
