@@ -13,12 +13,28 @@ import {
   readPackedDigest,
 } from '../../../src/core/build/text-backed.js';
 import { FileText, packDigest } from '../../../src/core/content.js';
+import type { ServedContent } from '../../../src/core/types.js';
 
 const encoder = new TextEncoder();
 const TEXT = '---\ntitle: T\n---\n# Title\n\nIntro.\n\n## Usage\n\nRun it.\n';
 const BODY_START = TEXT.indexOf('# Title');
 const DIGEST_A = `sha256:${'0a'.repeat(32)}`;
 const DIGEST_B = `sha256:${'1b'.repeat(32)}`;
+
+/** Served text content at `uri` handed no digest (it makes its own when asked). */
+function buildUnhashedContent(uri: string, bytes: Uint8Array): ServedContent {
+  const size = { size: bytes.byteLength };
+  return buildTextBackedContent(
+    { uri, mimeType: 'text/markdown', bytes },
+    new FileText(bytes),
+    undefined,
+    size,
+    'a.md',
+    1,
+  );
+}
+
+const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** The accessors of `value` by key: each must be own, enumerable and have a getter. */
 function accessorsOf(value: object, keys: readonly string[]): (() => unknown)[] {
@@ -107,19 +123,12 @@ describe('text-backed values', () => {
 
   it("a manifest entry: uri, then the content's digest read when asked, then size", () => {
     const bytes = encoder.encode(TEXT);
-    const content = buildTextBackedContent(
-      { uri: 'x://s/SKILL.md', mimeType: 'text/markdown', bytes },
-      new FileText(bytes),
-      undefined,
-      { size: bytes.byteLength },
-      'skills/s/SKILL.md',
-      1,
-    );
+    const content = buildUnhashedContent('x://s/SKILL.md', bytes);
     const a = buildManifestEntry('x://s/SKILL.md', content);
     const b = buildManifestEntry('x://s/references/r.md', content);
     expect(Object.keys(a)).toEqual(['uri', 'digest', 'size']);
     expect(readPackedDigest(content)).toBeUndefined();
-    const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    const digest = sha256(bytes);
     expect({ ...a }).toEqual({ uri: 'x://s/SKILL.md', digest, size: bytes.byteLength });
     expect(JSON.parse(JSON.stringify(b))).toEqual({
       uri: 'x://s/references/r.md',
@@ -132,17 +141,10 @@ describe('text-backed values', () => {
   it('served content handed no digest makes the SHA-256 of its bytes when first asked, and keeps it', () => {
     for (const text of [TEXT, '', 'ünïcode — text\n', 'x'.repeat(20_000)]) {
       const bytes = encoder.encode(text);
-      const content = buildTextBackedContent(
-        { uri: 'x://c', mimeType: 'text/markdown', bytes },
-        new FileText(bytes),
-        undefined,
-        { size: bytes.byteLength },
-        'knowledge/documents/c.md',
-        1,
-      );
+      const content = buildUnhashedContent('x://c', bytes);
       // Nothing made yet: what a rebuild hands over to the next content for the same bytes is "not made".
       expect(readPackedDigest(content)).toBeUndefined();
-      const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+      const digest = sha256(bytes);
       expect(content.digest).toBe(digest);
       expect(readPackedDigest(content)).toBe(packDigest(digest));
       expect({ ...content }.digest).toBe(digest);
