@@ -42,7 +42,7 @@ import {
   buildTextBackedDocument,
   buildTextBackedSkill,
   readDerived,
-  readDescriptionParts,
+  readDescriptionSentence,
   readPackedDigest,
   readServedFor,
 } from './text-backed.js';
@@ -131,7 +131,7 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     const made = readDerived(previous);
     if (
       made.content === content &&
-      readDescriptionParts(made.resource)[2] === sentence &&
+      readDescriptionSentence(made.resource) === sentence &&
       made.resource.annotations.priority === priority
     ) {
       unit.entry = previous;
@@ -140,23 +140,18 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     }
   }
   const entry = buildTextBackedDocument(
-    {
-      id: d.id,
-      uri,
-      path: d.path,
-      title: d.title,
-      scope: d.scope,
-      description: d.description,
-      ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
-      fields,
-    },
+    { id: d.id, uri, path: d.path },
+    d,
+    d.scope,
+    fields,
     readFileText(unit.file.bytes, memo),
     d.bodyStart,
     d.sections,
   );
   const resource = buildJoinedDescriptionResource(
-    { uri, name: d.id, title: d.title },
-    [d.description, d.whenToUse, sentence],
+    { uri, name: d.id },
+    d,
+    sentence,
     joinSentences,
     { mimeType: content.mimeType, size: content.size },
     { priority, lastModified: content.lastModified },

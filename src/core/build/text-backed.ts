@@ -12,33 +12,33 @@
  */
 import { type FileText, packDigest, unpackDigest } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
+import { sharedGetter } from '../shared-getter.js';
 import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
 
 /**
- * An own enumerable accessor answering `read(this)`, for `Object.defineProperty`: one descriptor, and so one
- * getter, shared by every object it is defined on. One `defineProperty` per accessor, because `defineProperties`
- * reads its descriptor map anew for every object, about three times the cost (~0.5 µs an object, 100,000
- * documents on XL).
+ * What a document's entry and listed resource read their title, description and when-to-use from when asked (a
+ * parsed document, whose texts are ranges into its file's bytes): not copied onto each of them.
  */
-function sharedGetter<T>(read: (value: T) => unknown): PropertyDescriptor {
-  return {
-    enumerable: true,
-    get(this: T) {
-      return read(this);
-    },
-  };
+export interface Described {
+  readonly title: string;
+  readonly description: string;
+  readonly whenToUse?: string;
 }
 
 class TextBackedDocument {
   readonly #text: FileText;
   readonly #bodyStart: number;
   readonly #sections: SectionList;
+  readonly #described: Described;
   /** What was derived with this entry (`attachDerived`): a memo keeps the entry alone and finds them here. */
   #content: ServedContent | undefined;
   #resource: ListedResource | undefined;
 
   constructor(
-    fields: Omit<DocumentEntry, 'body' | 'sections'>,
+    head: Pick<DocumentEntry, 'id' | 'uri' | 'path'>,
+    described: Described,
+    scope: string,
+    fields: DocumentEntry['fields'],
     text: FileText,
     bodyStart: number,
     sections: SectionList,
@@ -46,9 +46,27 @@ class TextBackedDocument {
     this.#text = text;
     this.#bodyStart = bodyStart;
     this.#sections = sections;
-    Object.assign(this, fields);
+    this.#described = described;
+    Object.assign(this, head);
+    Object.defineProperty(this, 'title', DOCUMENT_TITLE);
+    (this as { scope?: string }).scope = scope;
+    Object.defineProperty(this, 'description', DOCUMENT_DESCRIPTION);
+    if (described.whenToUse !== undefined) Object.defineProperty(this, 'whenToUse', DOCUMENT_WHEN_TO_USE);
+    (this as { fields?: DocumentEntry['fields'] }).fields = fields;
     Object.defineProperty(this, 'body', DOCUMENT_BODY);
     Object.defineProperty(this, 'sections', DOCUMENT_SECTIONS);
+  }
+
+  static title(entry: TextBackedDocument): string {
+    return entry.#described.title;
+  }
+
+  static description(entry: TextBackedDocument): string {
+    return entry.#described.description;
+  }
+
+  static whenToUse(entry: TextBackedDocument): string | undefined {
+    return entry.#described.whenToUse;
   }
 
   static attach(entry: TextBackedDocument, content: ServedContent, resource: ListedResource): void {
@@ -68,6 +86,12 @@ class TextBackedDocument {
     return readSections(entry.#text.decode() as string, entry.#sections);
   }
 }
+
+const DOCUMENT_TITLE = sharedGetter(TextBackedDocument.title);
+
+const DOCUMENT_DESCRIPTION = sharedGetter(TextBackedDocument.description);
+
+const DOCUMENT_WHEN_TO_USE = sharedGetter(TextBackedDocument.whenToUse);
 
 const DOCUMENT_BODY = sharedGetter(TextBackedDocument.body);
 
@@ -90,16 +114,28 @@ export function readDerived(entry: DocumentEntry): DerivedWith {
 }
 
 /**
- * A document's entry: `fields`, then `body` (the file's text from `bodyStart`) and `sections` (read from their
- * ranges into that text), each read anew when asked.
+ * A document's entry: `head`, then `title`, `scope`, `description`, `whenToUse` (when `described` has one),
+ * `fields`, then `body` (the file's text from `bodyStart`) and `sections` (read from their ranges into that
+ * text). The texts are `described`'s and the body and sections are read anew, each when asked.
  */
 export function buildTextBackedDocument(
-  fields: Omit<DocumentEntry, 'body' | 'sections'>,
+  head: Pick<DocumentEntry, 'id' | 'uri' | 'path'>,
+  described: Described,
+  scope: string,
+  fields: DocumentEntry['fields'],
   text: FileText,
   bodyStart: number,
   sections: SectionList,
 ): DocumentEntry {
-  return new TextBackedDocument(fields, text, bodyStart, sections) as unknown as DocumentEntry;
+  return new TextBackedDocument(
+    head,
+    described,
+    scope,
+    fields,
+    text,
+    bodyStart,
+    sections,
+  ) as unknown as DocumentEntry;
 }
 
 class TextBackedSkill {
@@ -214,32 +250,32 @@ export function readServedFor(
   return TextBackedContent.servedFor(content);
 }
 
-/** What a description is joined from: three strings, kept as fields (an array of them is 72 bytes more). */
+/** What a description is joined from: a document's description and when-to-use, and its scope's sentence. */
 type Parts = readonly [string | undefined, string | undefined, string | undefined];
 
 class JoinedDescriptionResource {
-  readonly #first: string | undefined;
-  readonly #second: string | undefined;
-  readonly #third: string | undefined;
+  readonly #described: Described;
+  readonly #sentence: string | undefined;
   readonly #join: (parts: Parts) => string;
   /** What `annotations` are made of when asked (an object and a boxed number each: ~5 MB on XL). */
   readonly #priority: number;
   readonly #lastModified: string | undefined;
 
   constructor(
-    head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
-    [first, second, third]: Parts,
+    head: Pick<ListedResource, 'uri' | 'name'>,
+    described: Described,
+    sentence: string | undefined,
     join: (parts: Parts) => string,
     tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
     { priority, lastModified }: ListedResource['annotations'],
   ) {
-    this.#first = first;
-    this.#second = second;
-    this.#third = third;
+    this.#described = described;
+    this.#sentence = sentence;
     this.#join = join;
     this.#priority = priority;
     this.#lastModified = lastModified;
     Object.assign(this, head);
+    Object.defineProperty(this, 'title', RESOURCE_TITLE);
     Object.defineProperty(this, 'description', RESOURCE_DESCRIPTION);
     Object.assign(this, tail);
     Object.defineProperty(this, 'annotations', RESOURCE_ANNOTATIONS);
@@ -252,36 +288,51 @@ class JoinedDescriptionResource {
     return lastModified === undefined ? { priority } : { priority, lastModified };
   }
 
-  static parts(resource: JoinedDescriptionResource): Parts {
-    return [resource.#first, resource.#second, resource.#third];
+  static sentence(resource: JoinedDescriptionResource): string | undefined {
+    return resource.#sentence;
+  }
+
+  static title(resource: JoinedDescriptionResource): string {
+    return resource.#described.title;
   }
 
   static description(resource: JoinedDescriptionResource): string {
-    return resource.#join([resource.#first, resource.#second, resource.#third]);
+    const described = resource.#described;
+    return resource.#join([described.description, described.whenToUse, resource.#sentence]);
   }
 }
 
 const RESOURCE_ANNOTATIONS = sharedGetter(JoinedDescriptionResource.annotations);
 
+const RESOURCE_TITLE = sharedGetter(JoinedDescriptionResource.title);
+
 const RESOURCE_DESCRIPTION = sharedGetter(JoinedDescriptionResource.description);
 
 /**
- * A listed resource whose `description` is `join(parts)`, worked out when asked: `head`, then `description`,
- * then `tail`, then `annotations` (made from `annotations` when asked), in that key order. `parts` are strings
- * the catalog holds anyway (a document's description and when-to-use, its scope's sentence); `join` must be
- * pure.
+ * A listed resource whose `title` is `described`'s and whose `description` is `join([described.description,
+ * described.whenToUse, sentence])`, each worked out when asked: `head`, then `title`, `description`, then
+ * `tail`, then `annotations` (made from `annotations` when asked), in that key order. `sentence` is a string the
+ * catalog holds anyway (the scope's); `join` must be pure.
  */
 export function buildJoinedDescriptionResource(
-  head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
-  parts: Parts,
+  head: Pick<ListedResource, 'uri' | 'name'>,
+  described: Described,
+  sentence: string | undefined,
   join: (parts: Parts) => string,
   tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
   annotations: ListedResource['annotations'],
 ): ListedResource {
-  return new JoinedDescriptionResource(head, parts, join, tail, annotations) as unknown as ListedResource;
+  return new JoinedDescriptionResource(
+    head,
+    described,
+    sentence,
+    join,
+    tail,
+    annotations,
+  ) as unknown as ListedResource;
 }
 
-/** The parts a resource from `buildJoinedDescriptionResource` joins its description from. */
-export function readDescriptionParts(resource: ListedResource): Parts {
-  return JoinedDescriptionResource.parts(resource as unknown as JoinedDescriptionResource);
+/** The scope sentence a resource from `buildJoinedDescriptionResource` ends its description with. */
+export function readDescriptionSentence(resource: ListedResource): string | undefined {
+  return JoinedDescriptionResource.sentence(resource as unknown as JoinedDescriptionResource);
 }

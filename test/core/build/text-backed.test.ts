@@ -31,16 +31,10 @@ describe('text-backed values', () => {
   it('a document entry: its fields, then body and sections read from the text', () => {
     const make = (id: string) =>
       buildTextBackedDocument(
-        {
-          id,
-          uri: `x://document/${id}`,
-          path: `knowledge/documents/${id}.md`,
-          title: 'Title',
-          scope: 'team',
-          description: 'D.',
-          whenToUse: 'W.',
-          fields: {},
-        },
+        { id, uri: `x://document/${id}`, path: `knowledge/documents/${id}.md` },
+        { title: 'Title', description: 'D.', whenToUse: 'W.' },
+        'team',
+        {},
         new FileText(encoder.encode(TEXT)),
         BODY_START,
         [
@@ -72,7 +66,11 @@ describe('text-backed values', () => {
     const plain = { ...a };
     expect(Object.keys(plain)).toEqual(Object.keys(a));
     expect(JSON.stringify(a)).toBe(JSON.stringify(plain));
-    expect(accessorsOf(a, ['body', 'sections'])).toEqual(accessorsOf(b, ['body', 'sections']));
+    expect(a.title).toBe('Title');
+    expect(a.description).toBe('D.');
+    expect(a.whenToUse).toBe('W.');
+    const keys = ['title', 'description', 'whenToUse', 'body', 'sections'];
+    expect(accessorsOf(a, keys)).toEqual(accessorsOf(b, keys));
   });
 
   it('served content: head, then text, then tail, in that order', () => {
@@ -106,8 +104,9 @@ describe('text-backed values', () => {
     const join = (parts: readonly (string | undefined)[]) => parts.filter(Boolean).join(' ');
     const make = (uri: string) =>
       buildJoinedDescriptionResource(
-        { uri, name: 'n', title: 't' },
-        ['One.', undefined, 'Three.'],
+        { uri, name: 'n' },
+        { title: 't', description: 'One.' },
+        'Three.',
         join,
         { mimeType: 'text/markdown', size: 9 },
         { priority: 0.5 },
@@ -126,8 +125,9 @@ describe('text-backed values', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify({ ...a }));
     expect(JSON.parse(JSON.stringify(a)).description).toBe('One. Three.');
     expect(a.annotations).toEqual({ priority: 0.5 });
-    expect(accessorsOf(a, ['description', 'annotations'])).toEqual(
-      accessorsOf(make('x://b'), ['description', 'annotations']),
+    expect(a.title).toBe('t');
+    expect(accessorsOf(a, ['title', 'description', 'annotations'])).toEqual(
+      accessorsOf(make('x://b'), ['title', 'description', 'annotations']),
     );
   });
 });
