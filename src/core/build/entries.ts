@@ -95,17 +95,17 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   // The text is a view of the bytes, decoded when a read asks (see `FileText`): only whether there is one is
   // decided here.
   const text = isTextual(mimeType) ? readFileText(file.bytes, memo) : undefined;
-  const lastModified = formatTime(file.mtimeMs);
   const size = file.bytes.byteLength;
-  const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
   // Served before under another URI, path or time: the same bytes, so the same digest (held packed by text).
   if (text?.isUtf8() === true) {
     const digest = previous ? readPackedDigest(previous.content) : takePackedDigest(file.bytes, memo);
     const head = { uri, mimeType, bytes: file.bytes };
-    const content = buildTextBackedContent(head, text, digest, tail, path, file.mtimeMs);
+    const content = buildTextBackedContent(head, text, digest, size, path, file.mtimeMs);
     served.set(file.bytes, content);
     return content;
   }
+  const lastModified = formatTime(file.mtimeMs);
+  const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
   const digest = previous?.content.digest ?? takeDigest(file.bytes, memo);
   const content: ServedContent = { uri, mimeType, bytes: file.bytes, digest, ...tail };
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
@@ -154,7 +154,8 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     sentence,
     joinSentences,
     { mimeType: content.mimeType, size: content.size },
-    { priority, lastModified: content.lastModified },
+    priority,
+    content,
   );
   attachDerived(entry, content, resource);
   documents.set(d, entry);

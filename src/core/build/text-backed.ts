@@ -10,7 +10,7 @@
  * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
  * one per object).
  */
-import { type FileText, packDigest, unpackDigest } from '../content.js';
+import { type FileText, formatTime, packDigest, unpackDigest } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
 import { sharedGetter } from '../shared-getter.js';
 import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
@@ -181,13 +181,14 @@ class TextBackedContent {
   readonly #digest: string;
   /** The path and time it was served for (`readServedFor`), so a memo keeps the content alone. */
   readonly #path: string;
+  /** Also what `lastModified` is spelled from when asked (a string each: ~4 MB on XL). */
   readonly #mtimeMs: number;
 
   constructor(
     head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
     text: FileText,
     digest: string,
-    tail: object,
+    size: number,
     path: string,
     mtimeMs: number,
   ) {
@@ -198,7 +199,12 @@ class TextBackedContent {
     Object.assign(this, head);
     Object.defineProperty(this, 'text', CONTENT_TEXT);
     Object.defineProperty(this, 'digest', CONTENT_DIGEST);
-    Object.assign(this, tail);
+    (this as { size?: number }).size = size;
+    if (formatTime(mtimeMs) !== undefined) Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
+  }
+
+  static lastModified(content: TextBackedContent): string | undefined {
+    return formatTime(content.#mtimeMs);
   }
 
   static text(content: TextBackedContent): string {
@@ -222,20 +228,23 @@ const CONTENT_TEXT = sharedGetter(TextBackedContent.text);
 
 const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
 
+const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
+
 /**
- * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8) and whose `digest` is
- * `digest` (packed: `packDigest`) unpacked when asked: `head`, then `text`, `digest`, then `tail`, in that key
+ * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8), whose `digest` is
+ * `digest` (packed: `packDigest`) unpacked when asked and whose `lastModified` is `formatTime(mtimeMs)` spelled
+ * when asked (absent when that is undefined): `head`, then `text`, `digest`, `size`, `lastModified`, in that key
  * order; it keeps the `path` and `mtimeMs` it was served for (`readServedFor`).
  */
 export function buildTextBackedContent(
   head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
   text: FileText,
   digest: string,
-  tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text' | 'digest'>,
+  size: number,
   path: string,
   mtimeMs: number,
 ): ServedContent {
-  return new TextBackedContent(head, text, digest, tail, path, mtimeMs) as unknown as ServedContent;
+  return new TextBackedContent(head, text, digest, size, path, mtimeMs) as unknown as ServedContent;
 }
 
 /** `content`'s digest packed (`packDigest`), without unpacking it when it is held packed. */
@@ -259,7 +268,8 @@ class JoinedDescriptionResource {
   readonly #join: (parts: Parts) => string;
   /** What `annotations` are made of when asked (an object and a boxed number each: ~5 MB on XL). */
   readonly #priority: number;
-  readonly #lastModified: string | undefined;
+  /** The served content whose `lastModified` the annotations carry (spelled when asked). */
+  readonly #dated: Pick<ServedContent, 'lastModified'>;
 
   constructor(
     head: Pick<ListedResource, 'uri' | 'name'>,
@@ -267,13 +277,14 @@ class JoinedDescriptionResource {
     sentence: string | undefined,
     join: (parts: Parts) => string,
     tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
-    { priority, lastModified }: ListedResource['annotations'],
+    priority: number,
+    dated: Pick<ServedContent, 'lastModified'>,
   ) {
     this.#described = described;
     this.#sentence = sentence;
     this.#join = join;
     this.#priority = priority;
-    this.#lastModified = lastModified;
+    this.#dated = dated;
     Object.assign(this, head);
     Object.defineProperty(this, 'title', RESOURCE_TITLE);
     Object.defineProperty(this, 'description', RESOURCE_DESCRIPTION);
@@ -283,7 +294,7 @@ class JoinedDescriptionResource {
 
   static annotations(resource: JoinedDescriptionResource): ListedResource['annotations'] {
     const priority = resource.#priority;
-    const lastModified = resource.#lastModified;
+    const lastModified = resource.#dated.lastModified;
     // Literals, one shape each (see `buildAnnotations` in entries.ts).
     return lastModified === undefined ? { priority } : { priority, lastModified };
   }
@@ -311,7 +322,7 @@ const RESOURCE_DESCRIPTION = sharedGetter(JoinedDescriptionResource.description)
 /**
  * A listed resource whose `title` is `described`'s and whose `description` is `join([described.description,
  * described.whenToUse, sentence])`, each worked out when asked: `head`, then `title`, `description`, then
- * `tail`, then `annotations` (made from `annotations` when asked), in that key order. `sentence` is a string the
+ * `tail`, then `annotations` (`priority` and `dated`'s `lastModified`, made when asked), in that key order. `sentence` is a string the
  * catalog holds anyway (the scope's); `join` must be pure.
  */
 export function buildJoinedDescriptionResource(
@@ -320,7 +331,8 @@ export function buildJoinedDescriptionResource(
   sentence: string | undefined,
   join: (parts: Parts) => string,
   tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
-  annotations: ListedResource['annotations'],
+  priority: number,
+  dated: Pick<ServedContent, 'lastModified'>,
 ): ListedResource {
   return new JoinedDescriptionResource(
     head,
@@ -328,7 +340,8 @@ export function buildJoinedDescriptionResource(
     sentence,
     join,
     tail,
-    annotations,
+    priority,
+    dated,
   ) as unknown as ListedResource;
 }
 

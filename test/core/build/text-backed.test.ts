@@ -73,18 +73,19 @@ describe('text-backed values', () => {
     expect(accessorsOf(a, keys)).toEqual(accessorsOf(b, keys));
   });
 
-  it('served content: head, then text, then tail, in that order', () => {
-    const make = (uri: string, digest: string, tail: object) =>
+  it('served content: head, then text, digest, size and lastModified, in that order', () => {
+    const make = (uri: string, digest: string, size: number, mtimeMs: number) =>
       buildTextBackedContent(
         { uri, mimeType: 'text/markdown', bytes: encoder.encode(TEXT) },
         new FileText(encoder.encode(TEXT)),
         packDigest(digest),
-        tail as { size: number },
+        size,
         'knowledge/documents/a.md',
-        1,
+        mtimeMs,
       );
-    const a = make('x://a', DIGEST_A, { size: 3, lastModified: '2026-12-01T00:00:00.000Z' });
-    const b = make('x://b', DIGEST_B, { size: 4 });
+    const a = make('x://a', DIGEST_A, 3, Date.parse('2026-12-01T00:00:00.000Z'));
+    // No time a host can be told: no lastModified, as formatTime answers.
+    const b = make('x://b', DIGEST_B, 4, 0);
     expect(Object.keys(a)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size', 'lastModified']);
     expect(Object.keys(b)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size']);
     expect(a.text).toBe(TEXT);
@@ -98,6 +99,9 @@ describe('text-backed values', () => {
       lastModified: '2026-12-01T00:00:00.000Z',
     });
     expect(accessorsOf(a, ['text', 'digest'])).toEqual(accessorsOf(b, ['text', 'digest']));
+    expect(accessorsOf(a, ['lastModified'])).toEqual(
+      accessorsOf(make('x://c', DIGEST_B, 4, 1), ['lastModified']),
+    );
   });
 
   it('a listed resource: head, then the joined description, then tail', () => {
@@ -109,7 +113,8 @@ describe('text-backed values', () => {
         'Three.',
         join,
         { mimeType: 'text/markdown', size: 9 },
-        { priority: 0.5 },
+        0.5,
+        { lastModified: '2026-12-01T00:00:00.000Z' },
       );
     const a = make('x://a');
     expect(Object.keys(a)).toEqual([
@@ -124,7 +129,7 @@ describe('text-backed values', () => {
     expect(a.description).toBe('One. Three.');
     expect(JSON.stringify(a)).toBe(JSON.stringify({ ...a }));
     expect(JSON.parse(JSON.stringify(a)).description).toBe('One. Three.');
-    expect(a.annotations).toEqual({ priority: 0.5 });
+    expect(a.annotations).toEqual({ priority: 0.5, lastModified: '2026-12-01T00:00:00.000Z' });
     expect(a.title).toBe('t');
     expect(accessorsOf(a, ['title', 'description', 'annotations'])).toEqual(
       accessorsOf(make('x://b'), ['title', 'description', 'annotations']),
