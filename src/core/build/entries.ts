@@ -139,24 +139,8 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
       return;
     }
   }
-  const entry = buildTextBackedDocument(
-    { id: d.id, uri, path: d.path },
-    d,
-    d.scope,
-    fields,
-    readFileText(unit.file.bytes, memo),
-    d.bodyStart,
-    d.sections,
-  );
-  const resource = buildJoinedDescriptionResource(
-    { uri, name: d.id },
-    d,
-    sentence,
-    joinSentences,
-    { mimeType: content.mimeType, size: content.size },
-    priority,
-    content,
-  );
+  const entry = buildTextBackedDocument(uri, d, fields, readFileText(unit.file.bytes, memo));
+  const resource = buildJoinedDescriptionResource(d, sentence, joinSentences, content, priority);
   attachDerived(entry, content, resource);
   documents.set(d, entry);
   unit.entry = entry;

@@ -16,57 +16,45 @@ import { sharedGetter } from '../shared-getter.js';
 import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
 
 /**
- * What a document's entry and listed resource read their title, description and when-to-use from when asked (a
- * parsed document, whose texts are ranges into its file's bytes): not copied onto each of them.
+ * What a document's entry and listed resource read their id, path, scope, texts, body and sections from when
+ * asked (a parsed document, whose texts are ranges into its file's bytes): not copied onto each of them.
  */
 export interface Described {
+  readonly id: string;
+  readonly path: string;
+  readonly scope: string;
   readonly title: string;
   readonly description: string;
   readonly whenToUse?: string;
+  readonly bodyStart: number;
+  readonly sections: SectionList;
 }
 
 class TextBackedDocument {
   readonly #text: FileText;
-  readonly #bodyStart: number;
-  readonly #sections: SectionList;
   readonly #described: Described;
   /** What was derived with this entry (`attachDerived`): a memo keeps the entry alone and finds them here. */
   #content: ServedContent | undefined;
   #resource: ListedResource | undefined;
 
-  constructor(
-    head: Pick<DocumentEntry, 'id' | 'uri' | 'path'>,
-    described: Described,
-    scope: string,
-    fields: DocumentEntry['fields'],
-    text: FileText,
-    bodyStart: number,
-    sections: SectionList,
-  ) {
+  constructor(uri: string, described: Described, fields: DocumentEntry['fields'], text: FileText) {
     this.#text = text;
-    this.#bodyStart = bodyStart;
-    this.#sections = sections;
     this.#described = described;
-    Object.assign(this, head);
+    const own = this as { uri?: string; fields?: DocumentEntry['fields'] };
+    Object.defineProperty(this, 'id', DOCUMENT_ID);
+    own.uri = uri;
+    Object.defineProperty(this, 'path', DOCUMENT_PATH);
     Object.defineProperty(this, 'title', DOCUMENT_TITLE);
-    (this as { scope?: string }).scope = scope;
+    Object.defineProperty(this, 'scope', DOCUMENT_SCOPE);
     Object.defineProperty(this, 'description', DOCUMENT_DESCRIPTION);
     if (described.whenToUse !== undefined) Object.defineProperty(this, 'whenToUse', DOCUMENT_WHEN_TO_USE);
-    (this as { fields?: DocumentEntry['fields'] }).fields = fields;
+    own.fields = fields;
     Object.defineProperty(this, 'body', DOCUMENT_BODY);
     Object.defineProperty(this, 'sections', DOCUMENT_SECTIONS);
   }
 
-  static title(entry: TextBackedDocument): string {
-    return entry.#described.title;
-  }
-
-  static description(entry: TextBackedDocument): string {
-    return entry.#described.description;
-  }
-
-  static whenToUse(entry: TextBackedDocument): string | undefined {
-    return entry.#described.whenToUse;
+  static described(entry: TextBackedDocument): Described {
+    return entry.#described;
   }
 
   static attach(entry: TextBackedDocument, content: ServedContent, resource: ListedResource): void {
@@ -79,19 +67,30 @@ class TextBackedDocument {
   }
 
   static body(entry: TextBackedDocument): string {
-    return (entry.#text.decode() as string).slice(entry.#bodyStart);
+    return (entry.#text.decode() as string).slice(entry.#described.bodyStart);
   }
 
   static sections(entry: TextBackedDocument): DocumentSection[] {
-    return readSections(entry.#text.decode() as string, entry.#sections);
+    return readSections(entry.#text.decode() as string, entry.#described.sections);
   }
 }
 
-const DOCUMENT_TITLE = sharedGetter(TextBackedDocument.title);
+/** A getter of `key` of the parse an entry was made from. */
+function describedGetter(key: 'id' | 'path' | 'scope' | 'title' | 'description' | 'whenToUse') {
+  return sharedGetter((entry: TextBackedDocument) => TextBackedDocument.described(entry)[key]);
+}
 
-const DOCUMENT_DESCRIPTION = sharedGetter(TextBackedDocument.description);
+const DOCUMENT_ID = describedGetter('id');
 
-const DOCUMENT_WHEN_TO_USE = sharedGetter(TextBackedDocument.whenToUse);
+const DOCUMENT_PATH = describedGetter('path');
+
+const DOCUMENT_TITLE = describedGetter('title');
+
+const DOCUMENT_SCOPE = describedGetter('scope');
+
+const DOCUMENT_DESCRIPTION = describedGetter('description');
+
+const DOCUMENT_WHEN_TO_USE = describedGetter('whenToUse');
 
 const DOCUMENT_BODY = sharedGetter(TextBackedDocument.body);
 
@@ -114,28 +113,18 @@ export function readDerived(entry: DocumentEntry): DerivedWith {
 }
 
 /**
- * A document's entry: `head`, then `title`, `scope`, `description`, `whenToUse` (when `described` has one),
- * `fields`, then `body` (the file's text from `bodyStart`) and `sections` (read from their ranges into that
- * text). The texts are `described`'s and the body and sections are read anew, each when asked.
+ * A document's entry: `id`, `uri`, `path`, `title`, `scope`, `description`, `whenToUse` (when `described` has
+ * one), `fields`, `body` (the file's text from `bodyStart`) and `sections` (read from their ranges into that
+ * text), in that key order. All but `uri` and `fields` are `described`'s, read when asked; the body and sections
+ * are read anew each time.
  */
 export function buildTextBackedDocument(
-  head: Pick<DocumentEntry, 'id' | 'uri' | 'path'>,
+  uri: string,
   described: Described,
-  scope: string,
   fields: DocumentEntry['fields'],
   text: FileText,
-  bodyStart: number,
-  sections: SectionList,
 ): DocumentEntry {
-  return new TextBackedDocument(
-    head,
-    described,
-    scope,
-    fields,
-    text,
-    bodyStart,
-    sections,
-  ) as unknown as DocumentEntry;
+  return new TextBackedDocument(uri, described, fields, text) as unknown as DocumentEntry;
 }
 
 class TextBackedSkill {
@@ -263,38 +252,38 @@ export function readServedFor(
 type Parts = readonly [string | undefined, string | undefined, string | undefined];
 
 class JoinedDescriptionResource {
-  readonly #described: Described;
+  readonly #described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>;
   readonly #sentence: string | undefined;
   readonly #join: (parts: Parts) => string;
   /** What `annotations` are made of when asked (an object and a boxed number each: ~5 MB on XL). */
   readonly #priority: number;
-  /** The served content whose `lastModified` the annotations carry (spelled when asked). */
-  readonly #dated: Pick<ServedContent, 'lastModified'>;
+  /** The served content whose URI, MIME type, size and `lastModified` the resource carries. */
+  readonly #content: Listed;
 
   constructor(
-    head: Pick<ListedResource, 'uri' | 'name'>,
-    described: Described,
+    described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>,
     sentence: string | undefined,
     join: (parts: Parts) => string,
-    tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
+    content: Listed,
     priority: number,
-    dated: Pick<ServedContent, 'lastModified'>,
   ) {
     this.#described = described;
     this.#sentence = sentence;
     this.#join = join;
     this.#priority = priority;
-    this.#dated = dated;
-    Object.assign(this, head);
+    this.#content = content;
+    Object.defineProperty(this, 'uri', RESOURCE_URI);
+    Object.defineProperty(this, 'name', RESOURCE_NAME);
     Object.defineProperty(this, 'title', RESOURCE_TITLE);
     Object.defineProperty(this, 'description', RESOURCE_DESCRIPTION);
-    Object.assign(this, tail);
+    Object.defineProperty(this, 'mimeType', RESOURCE_MIME_TYPE);
+    Object.defineProperty(this, 'size', RESOURCE_SIZE);
     Object.defineProperty(this, 'annotations', RESOURCE_ANNOTATIONS);
   }
 
   static annotations(resource: JoinedDescriptionResource): ListedResource['annotations'] {
     const priority = resource.#priority;
-    const lastModified = resource.#dated.lastModified;
+    const lastModified = resource.#content.lastModified;
     // Literals, one shape each (see `buildAnnotations` in entries.ts).
     return lastModified === undefined ? { priority } : { priority, lastModified };
   }
@@ -303,8 +292,12 @@ class JoinedDescriptionResource {
     return resource.#sentence;
   }
 
-  static title(resource: JoinedDescriptionResource): string {
-    return resource.#described.title;
+  static described(resource: JoinedDescriptionResource): Pick<Described, 'id' | 'title'> {
+    return resource.#described;
+  }
+
+  static content(resource: JoinedDescriptionResource): Listed {
+    return resource.#content;
   }
 
   static description(resource: JoinedDescriptionResource): string {
@@ -313,35 +306,50 @@ class JoinedDescriptionResource {
   }
 }
 
-const RESOURCE_ANNOTATIONS = sharedGetter(JoinedDescriptionResource.annotations);
+/** What a listed resource carries of its served content. */
+type Listed = Pick<ServedContent, 'uri' | 'mimeType' | 'size' | 'lastModified'>;
 
-const RESOURCE_TITLE = sharedGetter(JoinedDescriptionResource.title);
+const RESOURCE_URI = sharedGetter((r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).uri);
+
+const RESOURCE_NAME = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.described(r).id,
+);
+
+const RESOURCE_TITLE = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.described(r).title,
+);
 
 const RESOURCE_DESCRIPTION = sharedGetter(JoinedDescriptionResource.description);
 
+const RESOURCE_MIME_TYPE = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).mimeType,
+);
+
+const RESOURCE_SIZE = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).size,
+);
+
+const RESOURCE_ANNOTATIONS = sharedGetter(JoinedDescriptionResource.annotations);
+
 /**
- * A listed resource whose `title` is `described`'s and whose `description` is `join([described.description,
- * described.whenToUse, sentence])`, each worked out when asked: `head`, then `title`, `description`, then
- * `tail`, then `annotations` (`priority` and `dated`'s `lastModified`, made when asked), in that key order. `sentence` is a string the
+ * A document's listed resource, every field read when asked: `uri` (the content's), `name` (the id), `title`,
+ * `description` (`join([described.description, described.whenToUse, sentence])`), `mimeType`, `size`, then
+ * `annotations` (`priority` and the content's `lastModified`), in that key order. `sentence` is a string the
  * catalog holds anyway (the scope's); `join` must be pure.
  */
 export function buildJoinedDescriptionResource(
-  head: Pick<ListedResource, 'uri' | 'name'>,
-  described: Described,
+  described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>,
   sentence: string | undefined,
   join: (parts: Parts) => string,
-  tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
+  content: Listed,
   priority: number,
-  dated: Pick<ServedContent, 'lastModified'>,
 ): ListedResource {
   return new JoinedDescriptionResource(
-    head,
     described,
     sentence,
     join,
-    tail,
+    content,
     priority,
-    dated,
   ) as unknown as ListedResource;
 }
 

@@ -28,24 +28,30 @@ function accessorsOf(value: object, keys: readonly string[]): (() => unknown)[] 
 }
 
 describe('text-backed values', () => {
-  it('a document entry: its fields, then body and sections read from the text', () => {
+  it("a document entry: its parse's fields, then body and sections read from the text", () => {
     const make = (id: string) =>
       buildTextBackedDocument(
-        { id, uri: `x://document/${id}`, path: `knowledge/documents/${id}.md` },
-        { title: 'Title', description: 'D.', whenToUse: 'W.' },
-        'team',
+        `x://document/${id}`,
+        {
+          id,
+          path: `knowledge/documents/${id}.md`,
+          scope: 'team',
+          title: 'Title',
+          description: 'D.',
+          whenToUse: 'W.',
+          bodyStart: BODY_START,
+          sections: [
+            {
+              heading: 'Usage',
+              headingAt: TEXT.indexOf('## Usage'),
+              line: 8,
+              from: TEXT.indexOf('Run it.'),
+              to: TEXT.length - 1,
+            },
+          ],
+        },
         {},
         new FileText(encoder.encode(TEXT)),
-        BODY_START,
-        [
-          {
-            heading: 'Usage',
-            headingAt: TEXT.indexOf('## Usage'),
-            line: 8,
-            from: TEXT.indexOf('Run it.'),
-            to: TEXT.length - 1,
-          },
-        ],
       );
     const a = make('team/a');
     const b = make('team/b');
@@ -69,7 +75,8 @@ describe('text-backed values', () => {
     expect(a.title).toBe('Title');
     expect(a.description).toBe('D.');
     expect(a.whenToUse).toBe('W.');
-    const keys = ['title', 'description', 'whenToUse', 'body', 'sections'];
+    expect([a.id, a.path, a.scope]).toEqual(['team/a', 'knowledge/documents/team/a.md', 'team']);
+    const keys = ['id', 'path', 'title', 'scope', 'description', 'whenToUse', 'body', 'sections'];
     expect(accessorsOf(a, keys)).toEqual(accessorsOf(b, keys));
   });
 
@@ -104,17 +111,15 @@ describe('text-backed values', () => {
     );
   });
 
-  it('a listed resource: head, then the joined description, then tail', () => {
+  it('a listed resource: every field read from its parse and its content, the description joined', () => {
     const join = (parts: readonly (string | undefined)[]) => parts.filter(Boolean).join(' ');
     const make = (uri: string) =>
       buildJoinedDescriptionResource(
-        { uri, name: 'n' },
-        { title: 't', description: 'One.' },
+        { id: 'n', title: 't', description: 'One.' },
         'Three.',
         join,
-        { mimeType: 'text/markdown', size: 9 },
+        { uri, mimeType: 'text/markdown', size: 9, lastModified: '2026-12-01T00:00:00.000Z' },
         0.5,
-        { lastModified: '2026-12-01T00:00:00.000Z' },
       );
     const a = make('x://a');
     expect(Object.keys(a)).toEqual([
@@ -130,9 +135,16 @@ describe('text-backed values', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify({ ...a }));
     expect(JSON.parse(JSON.stringify(a)).description).toBe('One. Three.');
     expect(a.annotations).toEqual({ priority: 0.5, lastModified: '2026-12-01T00:00:00.000Z' });
-    expect(a.title).toBe('t');
-    expect(accessorsOf(a, ['title', 'description', 'annotations'])).toEqual(
-      accessorsOf(make('x://b'), ['title', 'description', 'annotations']),
-    );
+    expect({ ...a }).toEqual({
+      uri: 'x://a',
+      name: 'n',
+      title: 't',
+      description: 'One. Three.',
+      mimeType: 'text/markdown',
+      size: 9,
+      annotations: { priority: 0.5, lastModified: '2026-12-01T00:00:00.000Z' },
+    });
+    const keys = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations'];
+    expect(accessorsOf(a, keys)).toEqual(accessorsOf(make('x://b'), keys));
   });
 });
