@@ -12,6 +12,13 @@ import { type KeptLines, scanBody } from './markdown-body.js';
 import { findLinkMark, holdsLinkMark } from './markdown-links.js';
 import { type Memo, memoCell, memoTable, NO_MEMO } from './memo.js';
 import { BUILTIN_DOCUMENT_KEYS, DOCUMENTS_DIR } from './names.js';
+import {
+  buildParsedDocument,
+  isParsedDocument,
+  type PackedDocument,
+  packParsedDocument,
+  unpackParsedDocument,
+} from './parsed-document.js';
 import type { SourceFile } from './types.js';
 import { isSafePath } from './uris.js';
 
@@ -201,28 +208,67 @@ function parseDocumentFile(file: SourceFile, memo: Memo): DocumentRead {
       ? { keys: { path, extraKeys: extraKeys ?? NO_EXTRA_KEYS }, diagnostics }
       : { diagnostics };
   }
-  const document: ParsedDocument = {
-    id,
-    path,
-    // The first and the last segment of the id, without splitting it into all of them.
-    scope: internScope(id.slice(0, id.indexOf('/')), memo),
-    title: detachText(titles[0]?.text ?? id.slice(id.lastIndexOf('/') + 1)),
-    description: detachText(description),
-    ...(whenToUse === undefined ? {} : { whenToUse: detachText(whenToUse) }),
-    extraKeys: extraKeys ?? NO_EXTRA_KEYS,
-    bodyStart: text.length - body.length,
-    // Ranges into the bytes when the text is ASCII (a check reads those few bytes), else copies.
-    uriLines:
-      (isAsciiText(text, file.bytes) ? scan!.selectKept((from) => body.indexOf('://', from)) : undefined) ??
-      keepLines(
-        scan!.select(
-          (from) => body.indexOf('://', from),
-          (line) => line.includes('://'),
+  const ascii = isAsciiText(text, file.bytes);
+  const document = buildParsedDocument(
+    {
+      id,
+      path,
+      // The first and the last segment of the id, without splitting it into all of them.
+      scope: internScope(id.slice(0, id.indexOf('/')), memo),
+    },
+    ascii ? file.bytes : undefined,
+    text,
+    titles[0]?.text ?? id.slice(id.lastIndexOf('/') + 1),
+    description,
+    whenToUse,
+    {
+      extraKeys: extraKeys ?? NO_EXTRA_KEYS,
+      bodyStart: text.length - body.length,
+      // Ranges into the bytes when the text is ASCII (a check reads those few bytes), else copies.
+      uriLines:
+        (ascii ? scan!.selectKept((from) => body.indexOf('://', from)) : undefined) ??
+        keepLines(
+          scan!.select(
+            (from) => body.indexOf('://', from),
+            (line) => line.includes('://'),
+          ),
         ),
-      ),
-    sections: scan!.sections,
-  };
+      sections: scan!.sections,
+    },
+  );
   return { document, keys: document, diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics };
+}
+
+/**
+ * A value of the `documents.reads` memo table as plain data, to cross threads with the other per-file facts
+ * (src/core/build/file-facts.ts): its parsed document packed (`packParsedDocument`). `unpackDocumentRead` makes
+ * it the value again, over the receiver's copy of the same bytes.
+ */
+export function packDocumentRead(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (isParsedDocument(value)) return packParsedDocument(value);
+  const read = value as DocumentRead;
+  if (read.document === undefined || !isParsedDocument(read.document)) return value;
+  const document = packParsedDocument(read.document);
+  return {
+    document,
+    keys: read.keys === read.document ? document : read.keys,
+    diagnostics: read.diagnostics,
+  };
+}
+
+/** The `documents.reads` value `packDocumentRead` packed, over `bytes` (equal to those it was read from). */
+export function unpackDocumentRead(value: unknown, bytes: Uint8Array): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if ('texts' in value) return unpackParsedDocument(value as PackedDocument, bytes);
+  const read = value as { document?: object; keys?: object; diagnostics: readonly Diagnostic[] };
+  if (read.document === undefined || !('texts' in read.document)) return value;
+  const document = unpackParsedDocument(read.document as PackedDocument, bytes);
+  return {
+    document,
+    keys: read.keys === read.document ? document : read.keys,
+    diagnostics: read.diagnostics,
+  };
 }
 
 /** The memo's one string for the scope name `name`. */

@@ -172,9 +172,11 @@ export interface SectionRange {
  * A document's sections as its parse keeps them (`keepSections`): when every body runs unbroken through the
  * text, four numbers a section — `line`, `from`, `to`, `headingAt` — and the heading read again from its line
  * when asked (on L's 10,000 documents, ~90,000 section objects and their heading strings held ~9 MB; the numbers
- * hold ~3); else the ranges themselves, headings and bodies copied. Read back with `readSections`.
+ * hold ~3); the same four numbers as the code units of one string when each fits in one (`headingAt` + 1): a
+ * string of 4 code units a section is ~50 bytes less than an array of numbers (~5 MB on XL's 100,000 documents);
+ * else the ranges themselves, headings and bodies copied. Read back with `readSections`.
  */
-export type SectionList = readonly number[] | readonly SectionRange[];
+export type SectionList = string | readonly number[] | readonly SectionRange[];
 
 /**
  * The `## ` sections of `body` (headings outside code fences) as ranges into the text `body` ends at
@@ -235,17 +237,32 @@ export function keepSections(sections: readonly SectionRange[]): SectionList {
     return sections.map((s) => ({ ...s, heading: detachText(s.heading) }));
   const packed = new Array<number>(sections.length * 4);
   let i = 0;
+  let units = true;
   for (const s of sections) {
     packed[i++] = s.line;
     packed[i++] = s.from;
     packed[i++] = s.to;
     packed[i++] = s.headingAt;
+    units &&= s.line <= MAX_UNIT && s.to <= MAX_UNIT && s.headingAt < MAX_UNIT;
   }
-  return packed;
+  return units ? packUnits(packed) : packed;
+}
+
+/** The largest number a code unit holds. */
+const MAX_UNIT = 0xffff;
+
+/** `packed` (`line`, `from`, `to`, `headingAt` a section, each within a code unit once `headingAt` + 1) as one string. */
+function packUnits(packed: number[]): string {
+  for (let i = 3; i < packed.length; i += 4) packed[i]! += 1;
+  let out = '';
+  // In chunks: a call takes its arguments on the stack.
+  for (let i = 0; i < packed.length; i += 4096) out += String.fromCharCode(...packed.slice(i, i + 4096));
+  return out;
 }
 
 /** The sections `list` describes, read from the text its ranges index. */
 export function readSections(text: string, list: SectionList): DocumentSection[] {
+  if (typeof list === 'string') return readUnitSections(text, list);
   if (typeof list[0] !== 'number') return (list as readonly SectionRange[]).map((r) => readSection(text, r));
   const numbers = list as readonly number[];
   const out: DocumentSection[] = [];
@@ -255,6 +272,20 @@ export function readSections(text: string, list: SectionList): DocumentSection[]
       heading: headingAt < 0 ? '' : readHeadingAt(text, headingAt),
       body: text.slice(numbers[i + 1]!, numbers[i + 2]!),
       line: numbers[i]!,
+    });
+  }
+  return out;
+}
+
+/** `readSections` of the string `packUnits` made. */
+function readUnitSections(text: string, units: string): DocumentSection[] {
+  const out: DocumentSection[] = [];
+  for (let i = 0; i < units.length; i += 4) {
+    const headingAt = units.charCodeAt(i + 3) - 1;
+    out.push({
+      heading: headingAt < 0 ? '' : readHeadingAt(text, headingAt),
+      body: text.slice(units.charCodeAt(i + 1), units.charCodeAt(i + 2)),
+      line: units.charCodeAt(i),
     });
   }
   return out;

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readLines, splitSections } from '../../src/core/markdown.js';
+import { findSections, readLines, readSections, splitSections } from '../../src/core/markdown.js';
 
 /** The plain definition: a section's body is its lines joined, titles left out. */
 function joinedSections(body: string) {
@@ -60,5 +60,21 @@ describe('splitSections', () => {
       { heading: 'A', body: 'one\ntwo', line: 1 },
       { heading: 'B', body: 'three', line: 5 },
     ]);
+  });
+});
+
+describe('keepSections', () => {
+  it('keeps sections as one string of code units while every number fits in one, else as numbers', () => {
+    const body = '# T\n\nIntro.\n\n## A\n\nOne.\n\n## B\n\nTwo.\n';
+    for (const pad of [0, 0xffff - body.length, 0xffff, 70_000]) {
+      const text = `${'x'.repeat(pad)}${body}`;
+      const sections = findSections(body, readLines(body, 1), pad);
+      expect(typeof sections).toBe(pad < 0xffff ? 'string' : 'object');
+      expect(readSections(text, sections)).toEqual([
+        { heading: '', line: 1, body: 'Intro.' },
+        { heading: 'A', line: 5, body: 'One.' },
+        { heading: 'B', line: 9, body: 'Two.' },
+      ]);
+    }
   });
 });

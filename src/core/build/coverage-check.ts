@@ -10,6 +10,7 @@ import { BASE_FILE, DOCUMENTS_DIR, SCOPE_FILE, SKILL_BODY, SKILLS_DIR } from '..
 import type { Availability } from './availability.js';
 import type { Frame } from './frame.js';
 import { documentPresence, skillPresence } from './presence.js';
+import type { DocumentPositions } from './served-lists.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
 export interface CoverageInput {
@@ -21,7 +22,7 @@ export interface CoverageInput {
   readonly servedDocumentPaths: readonly string[];
   readonly servedSkillIds: readonly string[];
   /** Each served document's id → its position in `servedDocumentPaths`. */
-  readonly servedDocumentIds: ReadonlyMap<string, number>;
+  readonly servedDocumentIds: DocumentPositions;
 }
 
 export interface CoverageFindings {

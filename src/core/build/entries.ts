@@ -43,7 +43,7 @@ import {
   buildTextBackedDocument,
   buildTextBackedSkill,
   readDerived,
-  readDescriptionParts,
+  readDescriptionSentence,
   readPackedDigest,
   readServedFor,
 } from './text-backed.js';
@@ -96,18 +96,18 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   // The text is a view of the bytes, decoded when a read asks (see `FileText`): only whether there is one is
   // decided here.
   const text = isTextual(mimeType) ? readFileText(file.bytes, memo) : undefined;
-  const lastModified = formatTime(file.mtimeMs);
   const size = file.bytes.byteLength;
-  const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
   // Served before under another URI, path or time: the same bytes, so the same digest (held packed by text,
   // and made when first asked: see `buildTextBackedContent`).
   if (text?.isUtf8() === true) {
     const digest = previous ? readPackedDigest(previous.content) : takeHandedPackedDigest(file.bytes, memo);
     const head = { uri, mimeType, bytes: file.bytes };
-    const content = buildTextBackedContent(head, text, digest, tail, path, file.mtimeMs);
+    const content = buildTextBackedContent(head, text, digest, size, path, file.mtimeMs);
     served.set(file.bytes, content);
     return content;
   }
+  const lastModified = formatTime(file.mtimeMs);
+  const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
   const digest = previous?.content.digest ?? takeDigest(file.bytes, memo);
   const content: ServedContent = { uri, mimeType, bytes: file.bytes, digest, ...tail };
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
@@ -133,7 +133,7 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
     const made = readDerived(previous);
     if (
       made.content === content &&
-      readDescriptionParts(made.resource)[2] === sentence &&
+      readDescriptionSentence(made.resource) === sentence &&
       made.resource.annotations.priority === priority
     ) {
       unit.entry = previous;
@@ -141,28 +141,8 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
       return;
     }
   }
-  const entry = buildTextBackedDocument(
-    {
-      id: d.id,
-      uri,
-      path: d.path,
-      title: d.title,
-      scope: d.scope,
-      description: d.description,
-      ...(d.whenToUse === undefined ? {} : { whenToUse: d.whenToUse }),
-      fields,
-    },
-    readFileText(unit.file.bytes, memo),
-    d.bodyStart,
-    d.sections,
-  );
-  const resource = buildJoinedDescriptionResource(
-    { uri, name: d.id, title: d.title },
-    [d.description, d.whenToUse, sentence],
-    joinSentences,
-    { mimeType: content.mimeType, size: content.size },
-    { priority, lastModified: content.lastModified },
-  );
+  const entry = buildTextBackedDocument(uri, d, fields, readFileText(unit.file.bytes, memo));
+  const resource = buildJoinedDescriptionResource(d, sentence, joinSentences, content, priority);
   attachDerived(entry, content, resource);
   documents.set(d, entry);
   unit.entry = entry;

@@ -11,17 +11,19 @@
  * object without a prototype), and the builder derives that entry itself.
  */
 import { buildDigest } from '../content.js';
-import { buildDocumentId, readDocument } from '../documents.js';
+import { buildDocumentId, packDocumentRead, readDocument, unpackDocumentRead } from '../documents.js';
 import { readDirectivesOf, readMarkdownFacts } from '../lint/index.js';
 import { lintSecrets } from '../lint/text-rules.js';
 import { findLinks } from '../markdown-links.js';
 import { createRecordingMemo, type Memo } from '../memo.js';
 import { SKILL_BODY, SKILLS_DIR } from '../names.js';
 
+const DOCUMENT_READS = 'documents.reads';
+
 /** The memo tables whose entries cross threads (values are plain data; keys are the bytes or a value's part). */
 const CROSSING: ReadonlySet<string> = new Set([
   'content.digests',
-  'documents.reads',
+  DOCUMENT_READS,
   'lint.directives',
   'lint.markdown.facts',
   'lint.secrets',
@@ -67,7 +69,10 @@ export function createFactsRecorder(): (path: string, bytes: Uint8Array, mtimeMs
     const carried = new Set<object>();
     const out: { name: string; key: object | null; value: unknown }[] = [];
     for (const { name, key, value } of entries) {
-      if (key === bytes && isPlainData(value, carried)) out.push({ name, key: null, value });
+      if (key !== bytes) continue;
+      // A document's parse is a class whose texts are ranges into the bytes: it crosses packed.
+      const crossing = name === DOCUMENT_READS ? packDocumentRead(value) : value;
+      if (isPlainData(crossing, carried)) out.push({ name, key: null, value: crossing });
     }
     for (const { name, key, value } of entries) {
       if (key !== bytes && carried.has(key) && isPlainData(value, carried)) out.push({ name, key, value });
@@ -78,7 +83,10 @@ export function createFactsRecorder(): (path: string, bytes: Uint8Array, mtimeMs
 
 /** Seeds `memo` with `facts` derived elsewhere from bytes equal to `bytes`. */
 export function seedFileFacts(memo: Memo, bytes: Uint8Array, facts: FileFacts): void {
-  for (const { name, key, value } of facts) if (CROSSING.has(name)) memo.seed(name, key ?? bytes, value);
+  for (const { name, key, value } of facts) {
+    if (!CROSSING.has(name)) continue;
+    memo.seed(name, key ?? bytes, name === DOCUMENT_READS ? unpackDocumentRead(value, bytes) : value);
+  }
 }
 
 const PLAIN: ReadonlySet<object | null> = new Set([

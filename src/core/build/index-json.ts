@@ -15,6 +15,7 @@ import type {
 } from '../types.js';
 import { buildSkillUri } from '../uris.js';
 import { buildAnnotations, PRIORITY } from './entries.js';
+import type { DocumentPositions } from './served-lists.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
 export interface IndexInput {
@@ -23,7 +24,7 @@ export interface IndexInput {
   readonly coverage: Coverage;
   readonly documents: readonly DocumentEntry[];
   /** Each of `documents`' ids → its position in `documents`. */
-  readonly documentIds: ReadonlyMap<string, number>;
+  readonly documentIds: DocumentPositions;
   readonly skills: readonly SkillEntry[];
   readonly prompts: readonly PromptEntry[];
 }
@@ -88,7 +89,7 @@ export function buildIndexText(input: IndexInput): string {
  */
 function servedDocumentUris(
   ids: readonly string[],
-  positions: ReadonlyMap<string, number>,
+  positions: DocumentPositions,
   documents: readonly DocumentEntry[],
 ): string[] {
   const uris: string[] = [];

@@ -10,8 +10,9 @@
  * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
  * one per object).
  */
-import { type FileText, hashPacked, packDigest, unpackDigest } from '../content.js';
+import { type FileText, formatTime, hashPacked, packDigest, unpackDigest } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
+import { sharedGetter } from '../shared-getter.js';
 import type {
   DocumentEntry,
   DocumentSection,
@@ -22,40 +23,45 @@ import type {
 } from '../types.js';
 
 /**
- * An own enumerable accessor answering `read(this)`, for `Object.defineProperty`: one descriptor, and so one
- * getter, shared by every object it is defined on. One `defineProperty` per accessor, because `defineProperties`
- * reads its descriptor map anew for every object, about three times the cost (~0.5 µs an object, 100,000
- * documents on XL).
+ * What a document's entry and listed resource read their id, path, scope, texts, body and sections from when
+ * asked (a parsed document, whose texts are ranges into its file's bytes): not copied onto each of them.
  */
-function sharedGetter<T>(read: (value: T) => unknown): PropertyDescriptor {
-  return {
-    enumerable: true,
-    get(this: T) {
-      return read(this);
-    },
-  };
+export interface Described {
+  readonly id: string;
+  readonly path: string;
+  readonly scope: string;
+  readonly title: string;
+  readonly description: string;
+  readonly whenToUse?: string;
+  readonly bodyStart: number;
+  readonly sections: SectionList;
 }
 
 class TextBackedDocument {
   readonly #text: FileText;
-  readonly #bodyStart: number;
-  readonly #sections: SectionList;
+  readonly #described: Described;
   /** What was derived with this entry (`attachDerived`): a memo keeps the entry alone and finds them here. */
   #content: ServedContent | undefined;
   #resource: ListedResource | undefined;
 
-  constructor(
-    fields: Omit<DocumentEntry, 'body' | 'sections'>,
-    text: FileText,
-    bodyStart: number,
-    sections: SectionList,
-  ) {
+  constructor(uri: string, described: Described, fields: DocumentEntry['fields'], text: FileText) {
     this.#text = text;
-    this.#bodyStart = bodyStart;
-    this.#sections = sections;
-    Object.assign(this, fields);
+    this.#described = described;
+    const own = this as { uri?: string; fields?: DocumentEntry['fields'] };
+    Object.defineProperty(this, 'id', DOCUMENT_ID);
+    own.uri = uri;
+    Object.defineProperty(this, 'path', DOCUMENT_PATH);
+    Object.defineProperty(this, 'title', DOCUMENT_TITLE);
+    Object.defineProperty(this, 'scope', DOCUMENT_SCOPE);
+    Object.defineProperty(this, 'description', DOCUMENT_DESCRIPTION);
+    if (described.whenToUse !== undefined) Object.defineProperty(this, 'whenToUse', DOCUMENT_WHEN_TO_USE);
+    own.fields = fields;
     Object.defineProperty(this, 'body', DOCUMENT_BODY);
     Object.defineProperty(this, 'sections', DOCUMENT_SECTIONS);
+  }
+
+  static described(entry: TextBackedDocument): Described {
+    return entry.#described;
   }
 
   static attach(entry: TextBackedDocument, content: ServedContent, resource: ListedResource): void {
@@ -68,13 +74,30 @@ class TextBackedDocument {
   }
 
   static body(entry: TextBackedDocument): string {
-    return (entry.#text.decode() as string).slice(entry.#bodyStart);
+    return (entry.#text.decode() as string).slice(entry.#described.bodyStart);
   }
 
   static sections(entry: TextBackedDocument): DocumentSection[] {
-    return readSections(entry.#text.decode() as string, entry.#sections);
+    return readSections(entry.#text.decode() as string, entry.#described.sections);
   }
 }
+
+// One function each, not one made per key: a keyed read shared by six keys would be a megamorphic load.
+const DOCUMENT_ID = sharedGetter((entry: TextBackedDocument) => TextBackedDocument.described(entry).id);
+
+const DOCUMENT_PATH = sharedGetter((entry: TextBackedDocument) => TextBackedDocument.described(entry).path);
+
+const DOCUMENT_TITLE = sharedGetter((entry: TextBackedDocument) => TextBackedDocument.described(entry).title);
+
+const DOCUMENT_SCOPE = sharedGetter((entry: TextBackedDocument) => TextBackedDocument.described(entry).scope);
+
+const DOCUMENT_DESCRIPTION = sharedGetter(
+  (entry: TextBackedDocument) => TextBackedDocument.described(entry).description,
+);
+
+const DOCUMENT_WHEN_TO_USE = sharedGetter(
+  (entry: TextBackedDocument) => TextBackedDocument.described(entry).whenToUse,
+);
 
 const DOCUMENT_BODY = sharedGetter(TextBackedDocument.body);
 
@@ -97,16 +120,18 @@ export function readDerived(entry: DocumentEntry): DerivedWith {
 }
 
 /**
- * A document's entry: `fields`, then `body` (the file's text from `bodyStart`) and `sections` (read from their
- * ranges into that text), each read anew when asked.
+ * A document's entry: `id`, `uri`, `path`, `title`, `scope`, `description`, `whenToUse` (when `described` has
+ * one), `fields`, `body` (the file's text from `bodyStart`) and `sections` (read from their ranges into that
+ * text), in that key order. All but `uri` and `fields` are `described`'s, read when asked; the body and sections
+ * are read anew each time.
  */
 export function buildTextBackedDocument(
-  fields: Omit<DocumentEntry, 'body' | 'sections'>,
+  uri: string,
+  described: Described,
+  fields: DocumentEntry['fields'],
   text: FileText,
-  bodyStart: number,
-  sections: SectionList,
 ): DocumentEntry {
-  return new TextBackedDocument(fields, text, bodyStart, sections) as unknown as DocumentEntry;
+  return new TextBackedDocument(uri, described, fields, text) as unknown as DocumentEntry;
 }
 
 class TextBackedSkill {
@@ -156,13 +181,14 @@ class TextBackedContent {
   #digest: string | undefined;
   /** The path and time it was served for (`readServedFor`), so a memo keeps the content alone. */
   readonly #path: string;
+  /** Also what `lastModified` is spelled from when asked (a string each: ~4 MB on XL). */
   readonly #mtimeMs: number;
 
   constructor(
     head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
     text: FileText,
     digest: string | undefined,
-    tail: object,
+    size: number,
     path: string,
     mtimeMs: number,
   ) {
@@ -173,7 +199,12 @@ class TextBackedContent {
     Object.assign(this, head);
     Object.defineProperty(this, 'text', CONTENT_TEXT);
     Object.defineProperty(this, 'digest', CONTENT_DIGEST);
-    Object.assign(this, tail);
+    (this as { size?: number }).size = size;
+    if (formatTime(mtimeMs) !== undefined) Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
+  }
+
+  static lastModified(content: TextBackedContent): string | undefined {
+    return formatTime(content.#mtimeMs);
   }
 
   static text(content: TextBackedContent): string {
@@ -199,21 +230,24 @@ const CONTENT_TEXT = sharedGetter(TextBackedContent.text);
 
 const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
 
+const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
+
 /**
- * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8) and whose `digest` is
+ * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8), whose `digest` is
  * `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256 of `head.bytes` made on the
- * first ask: `head`, then `text`, `digest`, then `tail`, in that key order; it keeps the `path` and `mtimeMs`
- * it was served for (`readServedFor`).
+ * first ask, and whose `lastModified` is `formatTime(mtimeMs)` spelled when asked (absent when that is
+ * undefined): `head`, then `text`, `digest`, `size`, `lastModified`, in that key order; it keeps the `path` and
+ * `mtimeMs` it was served for (`readServedFor`).
  */
 export function buildTextBackedContent(
   head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
   text: FileText,
   digest: string | undefined,
-  tail: Omit<ServedContent, 'uri' | 'mimeType' | 'bytes' | 'text' | 'digest'>,
+  size: number,
   path: string,
   mtimeMs: number,
 ): ServedContent {
-  return new TextBackedContent(head, text, digest, tail, path, mtimeMs) as unknown as ServedContent;
+  return new TextBackedContent(head, text, digest, size, path, mtimeMs) as unknown as ServedContent;
 }
 
 class ContentManifestEntry {
@@ -257,74 +291,112 @@ export function readServedFor(
   return TextBackedContent.servedFor(content);
 }
 
-/** What a description is joined from: three strings, kept as fields (an array of them is 72 bytes more). */
+/** What a description is joined from: a document's description and when-to-use, and its scope's sentence. */
 type Parts = readonly [string | undefined, string | undefined, string | undefined];
 
 class JoinedDescriptionResource {
-  readonly #first: string | undefined;
-  readonly #second: string | undefined;
-  readonly #third: string | undefined;
+  readonly #described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>;
+  readonly #sentence: string | undefined;
   readonly #join: (parts: Parts) => string;
   /** What `annotations` are made of when asked (an object and a boxed number each: ~5 MB on XL). */
   readonly #priority: number;
-  readonly #lastModified: string | undefined;
+  /** The served content whose URI, MIME type, size and `lastModified` the resource carries. */
+  readonly #content: Listed;
 
   constructor(
-    head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
-    [first, second, third]: Parts,
+    described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>,
+    sentence: string | undefined,
     join: (parts: Parts) => string,
-    tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
-    { priority, lastModified }: ListedResource['annotations'],
+    content: Listed,
+    priority: number,
   ) {
-    this.#first = first;
-    this.#second = second;
-    this.#third = third;
+    this.#described = described;
+    this.#sentence = sentence;
     this.#join = join;
     this.#priority = priority;
-    this.#lastModified = lastModified;
-    Object.assign(this, head);
+    this.#content = content;
+    Object.defineProperty(this, 'uri', RESOURCE_URI);
+    Object.defineProperty(this, 'name', RESOURCE_NAME);
+    Object.defineProperty(this, 'title', RESOURCE_TITLE);
     Object.defineProperty(this, 'description', RESOURCE_DESCRIPTION);
-    Object.assign(this, tail);
+    Object.defineProperty(this, 'mimeType', RESOURCE_MIME_TYPE);
+    Object.defineProperty(this, 'size', RESOURCE_SIZE);
     Object.defineProperty(this, 'annotations', RESOURCE_ANNOTATIONS);
   }
 
   static annotations(resource: JoinedDescriptionResource): ListedResource['annotations'] {
     const priority = resource.#priority;
-    const lastModified = resource.#lastModified;
+    const lastModified = resource.#content.lastModified;
     // Literals, one shape each (see `buildAnnotations` in entries.ts).
     return lastModified === undefined ? { priority } : { priority, lastModified };
   }
 
-  static parts(resource: JoinedDescriptionResource): Parts {
-    return [resource.#first, resource.#second, resource.#third];
+  static sentence(resource: JoinedDescriptionResource): string | undefined {
+    return resource.#sentence;
+  }
+
+  static described(resource: JoinedDescriptionResource): Pick<Described, 'id' | 'title'> {
+    return resource.#described;
+  }
+
+  static content(resource: JoinedDescriptionResource): Listed {
+    return resource.#content;
   }
 
   static description(resource: JoinedDescriptionResource): string {
-    return resource.#join([resource.#first, resource.#second, resource.#third]);
+    const described = resource.#described;
+    return resource.#join([described.description, described.whenToUse, resource.#sentence]);
   }
 }
 
-const RESOURCE_ANNOTATIONS = sharedGetter(JoinedDescriptionResource.annotations);
+/** What a listed resource carries of its served content. */
+type Listed = Pick<ServedContent, 'uri' | 'mimeType' | 'size' | 'lastModified'>;
+
+const RESOURCE_URI = sharedGetter((r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).uri);
+
+const RESOURCE_NAME = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.described(r).id,
+);
+
+const RESOURCE_TITLE = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.described(r).title,
+);
 
 const RESOURCE_DESCRIPTION = sharedGetter(JoinedDescriptionResource.description);
 
+const RESOURCE_MIME_TYPE = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).mimeType,
+);
+
+const RESOURCE_SIZE = sharedGetter(
+  (r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).size,
+);
+
+const RESOURCE_ANNOTATIONS = sharedGetter(JoinedDescriptionResource.annotations);
+
 /**
- * A listed resource whose `description` is `join(parts)`, worked out when asked: `head`, then `description`,
- * then `tail`, then `annotations` (made from `annotations` when asked), in that key order. `parts` are strings
- * the catalog holds anyway (a document's description and when-to-use, its scope's sentence); `join` must be
- * pure.
+ * A document's listed resource, every field read when asked: `uri` (the content's), `name` (the id), `title`,
+ * `description` (`join([described.description, described.whenToUse, sentence])`), `mimeType`, `size`, then
+ * `annotations` (`priority` and the content's `lastModified`), in that key order. `sentence` is a string the
+ * catalog holds anyway (the scope's); `join` must be pure.
  */
 export function buildJoinedDescriptionResource(
-  head: Pick<ListedResource, 'uri' | 'name' | 'title'>,
-  parts: Parts,
+  described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>,
+  sentence: string | undefined,
   join: (parts: Parts) => string,
-  tail: Omit<ListedResource, 'uri' | 'name' | 'title' | 'description' | 'annotations'>,
-  annotations: ListedResource['annotations'],
+  content: Listed,
+  priority: number,
 ): ListedResource {
-  return new JoinedDescriptionResource(head, parts, join, tail, annotations) as unknown as ListedResource;
+  return new JoinedDescriptionResource(
+    described,
+    sentence,
+    join,
+    content,
+    priority,
+  ) as unknown as ListedResource;
 }
 
-/** The parts a resource from `buildJoinedDescriptionResource` joins its description from. */
-export function readDescriptionParts(resource: ListedResource): Parts {
-  return JoinedDescriptionResource.parts(resource as unknown as JoinedDescriptionResource);
+/** The scope sentence a resource from `buildJoinedDescriptionResource` ends its description with. */
+export function readDescriptionSentence(resource: ListedResource): string | undefined {
+  return JoinedDescriptionResource.sentence(resource as unknown as JoinedDescriptionResource);
 }

@@ -4,8 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findPosition } from '../../../src/core/build/served-lists.js';
+import { buildDocumentPositions, findPosition } from '../../../src/core/build/served-lists.js';
 import { compare } from '../../../src/core/diagnostics.js';
+import { buildDocumentId } from '../../../src/core/documents.js';
 
 describe('findPosition', () => {
   it('finds what a map of every position finds, and nothing for a key not there', () => {
@@ -23,6 +24,28 @@ describe('findPosition', () => {
           const positions = new Map(sorted.map((key, i) => [key, i]));
           for (const key of [...sorted, ...probes])
             expect(findPosition(sorted, key)).toBe(positions.get(key));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds a document id where a map of every served id finds it (the former definition)', () => {
+    // Ids whose paths sort apart from them: `a-b.md` before `a.md`, while `a` comes before `a-b`.
+    const idArb = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'b', '-', '.', '/', '_', 'é'), minLength: 1, maxLength: 6 }),
+      fc.nat(300).map((n) => `team/doc-${n}`),
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(idArb, { maxLength: 200 }),
+        fc.array(idArb, { maxLength: 20 }),
+        (ids, probes) => {
+          const paths = ids.map((id) => `knowledge/documents/${id}.md`).sort(compare);
+          const former = new Map(paths.map((path, i) => [buildDocumentId(path)!, i]));
+          const positions = buildDocumentPositions(paths);
+          for (const id of [...ids, ...probes, 'knowledge', ''])
+            expect(positions.get(id)).toBe(former.get(id));
         },
       ),
       { numRuns: 500 },

@@ -23,12 +23,11 @@ const DIGEST_B = `sha256:${'1b'.repeat(32)}`;
 
 /** Served text content at `uri` handed no digest (it makes its own when asked). */
 function buildUnhashedContent(uri: string, bytes: Uint8Array): ServedContent {
-  const size = { size: bytes.byteLength };
   return buildTextBackedContent(
     { uri, mimeType: 'text/markdown', bytes },
     new FileText(bytes),
     undefined,
-    size,
+    bytes.byteLength,
     'a.md',
     1,
   );
@@ -47,30 +46,30 @@ function accessorsOf(value: object, keys: readonly string[]): (() => unknown)[] 
 }
 
 describe('text-backed values', () => {
-  it('a document entry: its fields, then body and sections read from the text', () => {
+  it("a document entry: its parse's fields, then body and sections read from the text", () => {
     const make = (id: string) =>
       buildTextBackedDocument(
+        `x://document/${id}`,
         {
           id,
-          uri: `x://document/${id}`,
           path: `knowledge/documents/${id}.md`,
-          title: 'Title',
           scope: 'team',
+          title: 'Title',
           description: 'D.',
           whenToUse: 'W.',
-          fields: {},
+          bodyStart: BODY_START,
+          sections: [
+            {
+              heading: 'Usage',
+              headingAt: TEXT.indexOf('## Usage'),
+              line: 8,
+              from: TEXT.indexOf('Run it.'),
+              to: TEXT.length - 1,
+            },
+          ],
         },
+        {},
         new FileText(encoder.encode(TEXT)),
-        BODY_START,
-        [
-          {
-            heading: 'Usage',
-            headingAt: TEXT.indexOf('## Usage'),
-            line: 8,
-            from: TEXT.indexOf('Run it.'),
-            to: TEXT.length - 1,
-          },
-        ],
       );
     const a = make('team/a');
     const b = make('team/b');
@@ -91,21 +90,27 @@ describe('text-backed values', () => {
     const plain = { ...a };
     expect(Object.keys(plain)).toEqual(Object.keys(a));
     expect(JSON.stringify(a)).toBe(JSON.stringify(plain));
-    expect(accessorsOf(a, ['body', 'sections'])).toEqual(accessorsOf(b, ['body', 'sections']));
+    expect(a.title).toBe('Title');
+    expect(a.description).toBe('D.');
+    expect(a.whenToUse).toBe('W.');
+    expect([a.id, a.path, a.scope]).toEqual(['team/a', 'knowledge/documents/team/a.md', 'team']);
+    const keys = ['id', 'path', 'title', 'scope', 'description', 'whenToUse', 'body', 'sections'];
+    expect(accessorsOf(a, keys)).toEqual(accessorsOf(b, keys));
   });
 
-  it('served content: head, then text, then tail, in that order', () => {
-    const make = (uri: string, digest: string, tail: object) =>
+  it('served content: head, then text, digest, size and lastModified, in that order', () => {
+    const make = (uri: string, digest: string, size: number, mtimeMs: number) =>
       buildTextBackedContent(
         { uri, mimeType: 'text/markdown', bytes: encoder.encode(TEXT) },
         new FileText(encoder.encode(TEXT)),
         packDigest(digest),
-        tail as { size: number },
+        size,
         'knowledge/documents/a.md',
-        1,
+        mtimeMs,
       );
-    const a = make('x://a', DIGEST_A, { size: 3, lastModified: '2026-12-01T00:00:00.000Z' });
-    const b = make('x://b', DIGEST_B, { size: 4 });
+    const a = make('x://a', DIGEST_A, 3, Date.parse('2026-12-01T00:00:00.000Z'));
+    // No time a host can be told: no lastModified, as formatTime answers.
+    const b = make('x://b', DIGEST_B, 4, 0);
     expect(Object.keys(a)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size', 'lastModified']);
     expect(Object.keys(b)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size']);
     expect(a.text).toBe(TEXT);
@@ -119,6 +124,9 @@ describe('text-backed values', () => {
       lastModified: '2026-12-01T00:00:00.000Z',
     });
     expect(accessorsOf(a, ['text', 'digest'])).toEqual(accessorsOf(b, ['text', 'digest']));
+    expect(accessorsOf(a, ['lastModified'])).toEqual(
+      accessorsOf(make('x://c', DIGEST_B, 4, 1), ['lastModified']),
+    );
   });
 
   it("a manifest entry: uri, then the content's digest read when asked, then size", () => {
@@ -151,15 +159,15 @@ describe('text-backed values', () => {
     }
   });
 
-  it('a listed resource: head, then the joined description, then tail', () => {
+  it('a listed resource: every field read from its parse and its content, the description joined', () => {
     const join = (parts: readonly (string | undefined)[]) => parts.filter(Boolean).join(' ');
     const make = (uri: string) =>
       buildJoinedDescriptionResource(
-        { uri, name: 'n', title: 't' },
-        ['One.', undefined, 'Three.'],
+        { id: 'n', title: 't', description: 'One.' },
+        'Three.',
         join,
-        { mimeType: 'text/markdown', size: 9 },
-        { priority: 0.5 },
+        { uri, mimeType: 'text/markdown', size: 9, lastModified: '2026-12-01T00:00:00.000Z' },
+        0.5,
       );
     const a = make('x://a');
     expect(Object.keys(a)).toEqual([
@@ -174,9 +182,17 @@ describe('text-backed values', () => {
     expect(a.description).toBe('One. Three.');
     expect(JSON.stringify(a)).toBe(JSON.stringify({ ...a }));
     expect(JSON.parse(JSON.stringify(a)).description).toBe('One. Three.');
-    expect(a.annotations).toEqual({ priority: 0.5 });
-    expect(accessorsOf(a, ['description', 'annotations'])).toEqual(
-      accessorsOf(make('x://b'), ['description', 'annotations']),
-    );
+    expect(a.annotations).toEqual({ priority: 0.5, lastModified: '2026-12-01T00:00:00.000Z' });
+    expect({ ...a }).toEqual({
+      uri: 'x://a',
+      name: 'n',
+      title: 't',
+      description: 'One. Three.',
+      mimeType: 'text/markdown',
+      size: 9,
+      annotations: { priority: 0.5, lastModified: '2026-12-01T00:00:00.000Z' },
+    });
+    const keys = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations'];
+    expect(accessorsOf(a, keys)).toEqual(accessorsOf(make('x://b'), keys));
   });
 });
