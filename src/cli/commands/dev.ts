@@ -23,6 +23,7 @@ import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from 
 import { minorCollection, startIdleHeap } from '../idle-heap.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
+import { whenYoungGenerationHeld } from '../young-generation.js';
 
 const DEFAULT_HOST = '127.0.0.1';
 
@@ -110,6 +111,8 @@ export const run: Command = async (argv, io) => {
   const scavenge = minorCollection();
   // chokidar's scan of the tree runs on a thread of its own from now on, beside the first build (watch-thread.ts).
   const watchThread = startWatchThread(rootPath);
+  // The thread's isolate would let V8 grow this thread's young generation during the build (young-generation.ts).
+  await whenYoungGenerationHeld();
   let served: ServedStore;
   try {
     served = createServedStore(rootPath, io.cwd, io.env, {
@@ -186,7 +189,8 @@ export const run: Command = async (argv, io) => {
     root: store.root,
   });
   model = devModel;
-  // The cold build grew the young generation to 32 MB; once the daemon is quiet, it goes back (idle-heap.ts).
+  // The cold build grew the young generation to its cap (young-generation.ts); once the daemon is quiet, it goes
+  // back to V8's initial size (idle-heap.ts).
   const stopIdleHeap = startIdleHeap(scavenge);
   // Once edits are noticed, the search index the first document_lookup needs is built in the background.
   let warmedOnce = false;

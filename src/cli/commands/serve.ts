@@ -182,7 +182,8 @@ export const run: Command = async (argv, io) => {
       })
     : () => {};
   await watcher?.ready;
-  // The cold build grew the young generation to 32 MB; once the server is quiet, it goes back (idle-heap.ts).
+  // The cold build grew the young generation to its cap (young-generation.ts); once the server is quiet, it goes
+  // back to V8's initial size (idle-heap.ts).
   const stopIdleHeap = startIdleHeap(minorCollection());
 
   const stop = new AbortController();

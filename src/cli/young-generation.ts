@@ -1,0 +1,103 @@
+/**
+ * Holds the main thread's young generation at 2 × 4 MB for the life of a command that builds a catalog (`check`,
+ * `serve`, `dev`).
+ *
+ * A cold build allocates a few hundred MB in a few seconds and much of it survives (the catalog it builds), so V8
+ * doubles the young generation at each scavenge that finds more survivors than the space holds, up to its maximum
+ * (two 16 MB semi-spaces), and keeps it: 32 MB resident from the build on. At 4 MB, measured on L (RESULTS.md,
+ * branch `young`): `dev` ~20 MB less RSS at ready and ~40 MB less once warm; `check` CPU the same within noise; the
+ * search warm-up after ready does more scavenges (~+15% CPU, in the background).
+ *
+ * `--max-semi-space-size` would say so, but only on the command line (V8 reads it when the isolate is created), and
+ * a command line is not ours: npm's shims and hosts write `node bin/companion.js`, and a re-exec keeps a second
+ * process. V8 reads `--semi-space-growth-factor` at every growth instead, so at start this grows the young
+ * generation in one step to the cap (growth factor = cap ÷ initial size, a few MB of survivors, ~5 ms), then sets
+ * the factor to 1: it does not grow again. Two things undo that, both handled: every new isolate (a worker thread)
+ * resets a factor below 2 to 2 for the whole process, so it is set back to 1 as each thread comes online
+ * (`whenYoungGenerationHeld`); and V8 may still shrink the space when idle (idle-heap.ts), after which it stays at
+ * V8's initial 2 × 1 MB.
+ *
+ * Only the CLI's composition root calls this: the core and the store are a library, and a library must not change
+ * its host process's V8 flags behind its back.
+ */
+import { subscribe } from 'node:diagnostics_channel';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
+
+/** One semi-space's size the young generation is held at (two of them are committed): measured in RESULTS.md. */
+export const YOUNG_SEMI_SPACE_BYTES = 4 * 2 ** 20;
+
+/** Past this many bytes of survivors allocated, V8 is not growing the space for the flag: give up. */
+const GROW_BUDGET_FACTOR = 4;
+
+/**
+ * Grows this isolate's young generation to `semiSpaceBytes` per semi-space (or leaves it where it is, if it is
+ * already larger) and stops V8 from growing it any further, for the rest of the process. Answers the semi-space
+ * capacity it ends with, in bytes. Sets a process-wide V8 flag: call it once, at the start of a command.
+ */
+export function capYoungGeneration(semiSpaceBytes: number = YOUNG_SEMI_SPACE_BYTES): number {
+  const start = readSemiSpaceCapacity();
+  // V8 grows by factor × its capacity, rounded down to whole pages; 90% stands for "reached".
+  const reached = semiSpaceBytes * 0.9;
+  if (start > 0 && start < reached) {
+    setFlagsFromString(`--semi-space-growth-factor=${Math.max(2, Math.round(semiSpaceBytes / start))}`);
+    growYoung(() => readSemiSpaceCapacity() >= reached, GROW_BUDGET_FACTOR * semiSpaceBytes);
+  }
+  holdYoungGeneration();
+  if (!heldAcrossThreads) {
+    heldAcrossThreads = true;
+    subscribe('worker_threads', (message) => {
+      const { worker } = message as { worker: Worker };
+      const online = new Promise<void>((resolve) => {
+        worker.once('online', resolve);
+        worker.once('exit', resolve);
+      }).then(holdYoungGeneration);
+      starting.add(online);
+      online.then(() => starting.delete(online));
+    });
+  }
+  return readSemiSpaceCapacity();
+}
+
+/**
+ * Settles once every worker thread started since `capYoungGeneration` is online, or after `timeoutMs` (at once when
+ * none is starting, or when nothing was capped). A new isolate resets the growth factor (V8's heap set-up raises a
+ * factor below 2 to 2, in every isolate it creates, for the whole process), so it is set back to 1 as each thread
+ * comes online — which this thread hears only between tasks: a command that starts a thread right before a long
+ * synchronous build awaits this first, or V8 grows this thread's young generation during the build. The wait
+ * keeps the process alive (the threads it waits for may not).
+ */
+export function whenYoungGenerationHeld(timeoutMs = 1000): Promise<void> {
+  if (starting.size === 0) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  return Promise.race([Promise.all(starting), late]).then(() => clearTimeout(timer));
+}
+
+let heldAcrossThreads = false;
+/** Threads started and not online yet: module state, as the V8 flag it stands for is the process's. */
+const starting = new Set<Promise<void>>();
+
+function holdYoungGeneration(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/**
+ * Keeps 16 KB arrays alive until `done()` or `budget` bytes: V8 grows the young generation at a scavenge once more
+ * has survived since the last growth than the space holds. What was kept is garbage once this returns.
+ */
+function growYoung(done: () => boolean, budget: number): void {
+  const kept: number[][] = [];
+  for (let bytes = 0; bytes < budget && !done(); bytes += 16 * 1024)
+    kept.push(new Array<number>(2048).fill(0));
+}
+
+/** The usable bytes of one semi-space (new space's used + available), 0 when V8 does not say. */
+export function readSemiSpaceCapacity(): number {
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === 'new_space') return space.space_used_size + space.space_available_size;
+  }
+  return 0;
+}
