@@ -2,19 +2,16 @@
  * Gives back the young generation a long-running command (`dev`, `serve`) grew and no longer uses.
  *
  * A cold build allocates a few hundred MB in a few seconds, so V8 grows the young generation to its limit (two
- * 16 MB semi-spaces by default, two 4 MB ones under young-generation.ts's cap) and keeps it: V8 shrinks it only at
- * the end of a garbage collection that finds the allocation rate low, and a daemon that sits idle after its warm-up
- * collects nothing at all. So it stays resident for the life of the process (on L without the cap, measured: new
- * space 32 MB committed from ready on, for as long as the daemon idled). One scavenge once the process has been quiet for a while is such a collection: V8 shrinks
+ * 16 MB semi-spaces; young-generation.ts holds it at two 4 MB ones until ready, the warm-up after it grows it) and
+ * keeps it: V8 shrinks it only at the end of a garbage collection that finds the allocation rate low, and a daemon
+ * that sits idle after its warm-up collects nothing at all. So it stays resident for the life of the process (on
+ * L, measured: new space 32 MB committed once warm, for as long as the daemon idled). One scavenge once the process has been quiet for a while is such a collection: V8 shrinks
  * the space to what is live (~1 MB), in ~4 ms. V8 decides: when the process is busy the scavenge just collects,
  * as V8 would have a moment later, and the young generation keeps its size.
  *
  * The scavenge needs V8's `gc` function, which only `--expose-gc` gives. Process-wide flags cannot be set on a
  * command line npm's shims and hosts write, so the flag is set for the moment of creating one context that holds
  * `gc`, and unset again: no other context ever sees `gc` (checked by its test).
- *
- * Since young-generation.ts caps the young generation at 2 × 4 MB from the start, this gives back the last ~6 MB
- * (to V8's initial 2 × 1 MB, where the cap then holds it: the growth factor stays 1).
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -5,8 +5,8 @@
  * A cold build allocates a few hundred MB in a few seconds and much of it survives (the catalog it builds), so V8
  * doubles the young generation at each scavenge that finds more survivors than the space holds, up to its maximum
  * (two 16 MB semi-spaces), and keeps it: 32 MB resident from the build on. At 4 MB, measured on L (RESULTS.md,
- * branch `young`): `dev` ~20 MB less RSS at ready and ~40 MB less once warm; `check` CPU the same within noise; the
- * search warm-up after ready does more scavenges (~+15% CPU, in the background).
+ * branch `young`): `dev` ~20 MB less RSS at ready, `check` ~20 MB less peak RSS, CPU the same within noise. A
+ * daemon releases the cap at ready (`releaseYoungGeneration`): the search warm-up after it was slower at the cap.
  *
  * `--max-semi-space-size` would say so, but only on the command line (V8 reads it when the isolate is created), and
  * a command line is not ours: npm's shims and hosts write `node bin/companion.js`, and a re-exec keeps a second
@@ -14,8 +14,7 @@
  * generation in one step to the cap (growth factor = cap ÷ initial size, a few MB of survivors, ~5 ms), then sets
  * the factor to 1: it does not grow again. Two things undo that, both handled: every new isolate (a worker thread)
  * resets a factor below 2 to 2 for the whole process, so it is set back to 1 as each thread comes online
- * (`whenYoungGenerationHeld`); and V8 may still shrink the space when idle (idle-heap.ts), after which it stays at
- * V8's initial 2 × 1 MB.
+ * (`whenYoungGenerationHeld`).
  *
  * Only the CLI's composition root calls this: the core and the store are a library, and a library must not change
  * its host process's V8 flags behind its back.
@@ -43,6 +42,7 @@ export function capYoungGeneration(semiSpaceBytes: number = YOUNG_SEMI_SPACE_BYT
     setFlagsFromString(`--semi-space-growth-factor=${Math.max(2, Math.round(semiSpaceBytes / start))}`);
     growYoung(() => readSemiSpaceCapacity() >= reached, GROW_BUDGET_FACTOR * semiSpaceBytes);
   }
+  released = false;
   holdYoungGeneration();
   if (!heldAcrossThreads) {
     heldAcrossThreads = true;
@@ -51,7 +51,9 @@ export function capYoungGeneration(semiSpaceBytes: number = YOUNG_SEMI_SPACE_BYT
       const online = new Promise<void>((resolve) => {
         worker.once('online', resolve);
         worker.once('exit', resolve);
-      }).then(holdYoungGeneration);
+      }).then(() => {
+        if (!released) holdYoungGeneration();
+      });
       starting.add(online);
       online.then(() => starting.delete(online));
     });
@@ -76,6 +78,17 @@ export function whenYoungGenerationHeld(timeoutMs = 1000): Promise<void> {
   return Promise.race([Promise.all(starting), late]).then(() => clearTimeout(timer));
 }
 
+/**
+ * Lets V8 grow the young generation again as it would by default (growth factor 2), from now on. For a daemon at
+ * ready: the search warm-up after it does ~4× the scavenges at the cap (~+15% CPU, and edits during it slower),
+ * measured on L (RESULTS.md, branch `young`); the idle scavenge (idle-heap.ts) gives the space back once quiet.
+ */
+export function releaseYoungGeneration(): void {
+  released = true;
+  setFlagsFromString('--semi-space-growth-factor=2');
+}
+
+let released = false;
 let heldAcrossThreads = false;
 /** Threads started and not online yet: module state, as the V8 flag it stands for is the process's. */
 const starting = new Set<Promise<void>>();
