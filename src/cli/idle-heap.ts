@@ -5,9 +5,10 @@
  * 16 MB semi-spaces; young-generation.ts holds it at two 4 MB ones until ready, the warm-up after it grows it) and
  * keeps it: V8 shrinks it only at the end of a garbage collection that finds the allocation rate low, and a daemon
  * that sits idle after its warm-up collects nothing at all. So it stays resident for the life of the process (on
- * L, measured: new space 32 MB committed once warm, for as long as the daemon idled). One scavenge once the process has been quiet for a while is such a collection: V8 shrinks
- * the space to what is live (~1 MB), in ~4 ms. V8 decides: when the process is busy the scavenge just collects,
- * as V8 would have a moment later, and the young generation keeps its size.
+ * L, measured: new space 32 MB committed once warm, for as long as the daemon idled). One scavenge once the
+ * process has been quiet for a while is such a collection: V8 shrinks the space to what is live (~1 MB), in
+ * ~4 ms. V8 decides: when the process is busy the scavenge just collects, as V8 would have a moment later, and the
+ * young generation keeps its size.
  *
  * The scavenge needs V8's `gc` function, which only `--expose-gc` gives. Process-wide flags cannot be set on a
  * command line npm's shims and hosts write, so the flag is set for the moment of creating one context that holds

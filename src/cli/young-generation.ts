@@ -1,6 +1,6 @@
 /**
- * Holds the main thread's young generation at 2 × 4 MB for the life of a command that builds a catalog (`check`,
- * `serve`, `dev`).
+ * Holds the main thread's young generation at 2 × 4 MB while a command builds its catalog: the whole of `check`,
+ * `serve` and `dev` until ready.
  *
  * A cold build allocates a few hundred MB in a few seconds and much of it survives (the catalog it builds), so V8
  * doubles the young generation at each scavenge that finds more survivors than the space holds, up to its maximum
@@ -12,9 +12,10 @@
  * a command line is not ours: npm's shims and hosts write `node bin/companion.js`, and a re-exec keeps a second
  * process. V8 reads `--semi-space-growth-factor` at every growth instead, so at start this grows the young
  * generation in one step to the cap (growth factor = cap ÷ initial size, a few MB of survivors, ~5 ms), then sets
- * the factor to 1: it does not grow again. Two things undo that, both handled: every new isolate (a worker thread)
- * resets a factor below 2 to 2 for the whole process, so it is set back to 1 as each thread comes online
- * (`whenYoungGenerationHeld`).
+ * the factor to 1: it does not grow again. One thing undoes that: every new isolate (a worker thread) resets a
+ * factor below 2 to 2 for the whole process, so it is set back to 1 as each thread comes online
+ * (`whenYoungGenerationHeld`). A thread started inside a synchronous build (the opt-in build pool) lets V8 grow it
+ * until the build ends.
  *
  * Only the CLI's composition root calls this: the core and the store are a library, and a library must not change
  * its host process's V8 flags behind its back.
@@ -44,8 +45,8 @@ export function capYoungGeneration(semiSpaceBytes: number = YOUNG_SEMI_SPACE_BYT
   }
   released = false;
   holdYoungGeneration();
-  if (!heldAcrossThreads) {
-    heldAcrossThreads = true;
+  if (!capped) {
+    capped = true;
     subscribe('worker_threads', (message) => {
       const { worker } = message as { worker: Worker };
       const online = new Promise<void>((resolve) => {
@@ -79,17 +80,21 @@ export function whenYoungGenerationHeld(timeoutMs = 1000): Promise<void> {
 }
 
 /**
- * Lets V8 grow the young generation again as it would by default (growth factor 2), from now on. For a daemon at
- * ready: the search warm-up after it does ~4× the scavenges at the cap (~+15% CPU, and edits during it slower),
- * measured on L (RESULTS.md, branch `young`); the idle scavenge (idle-heap.ts) gives the space back once quiet.
+ * Lets V8 grow the young generation again as it would by default (growth factor 2), from now on; nothing when
+ * `capYoungGeneration` did not run. For a daemon at ready: the search warm-up after it does ~4× the scavenges at
+ * the cap (~+15% CPU, and edits during it slower), measured on L (RESULTS.md, branch `young`); the idle scavenge
+ * (idle-heap.ts) gives the space back once quiet.
  */
 export function releaseYoungGeneration(): void {
+  // Nothing capped (a command run in-process by a test): the host's flags are not ours to set.
+  if (!capped || released) return;
   released = true;
   setFlagsFromString('--semi-space-growth-factor=2');
 }
 
 let released = false;
-let heldAcrossThreads = false;
+/** Whether `capYoungGeneration` ran in this process (and subscribed to new threads). */
+let capped = false;
 /** Threads started and not online yet: module state, as the V8 flag it stands for is the process's. */
 const starting = new Set<Promise<void>>();
 
