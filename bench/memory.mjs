@@ -7,8 +7,11 @@
  * after 6 s without work, then the same GCs (V8 gives back the young generation only then). Beside it, the
  * floor (`memory-floor.mjs`): a bare process holding the same files' bytes, and their bytes and decoded text.
  *
- *   node --expose-gc bench/memory.mjs <S|M|L> [--edits N] [--budget-ms MS] [--dir CORPUS_COPY]
+ *   node --expose-gc bench/memory.mjs <S|M|L> [--edits N] [--budget-ms MS] [--dir CORPUS_COPY] [--young cli|bare]
  *
+ * `--young cli` starts the process as `companion check`, `serve` and `dev` do (src/cli/young-generation.ts: the
+ * young generation held at 2 × 4 MB) before the store loads; `bare` (the default) leaves V8's defaults, as a
+ * program that embeds the store without the CLI gets them.
  * `--dir` runs on a copy of the corpus (`cp -r bench/.corpus/L-g3 /tmp/x`), so two runs can edit at once.
  */
 import { execFileSync } from 'node:child_process';
@@ -35,9 +38,11 @@ async function settle() {
   return { rssMb: m.rss / 1048576, heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576 };
 }
 
-export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000, dir } = {}) {
+export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000, dir, young = 'bare' } = {}) {
   assertBuilt();
   const info = ensureCorpus(size, { log, ...(dir === undefined ? {} : { dir }) });
+  if (young === 'cli') (await importDist('cli/young-generation.js')).capYoungGeneration();
+  else if (young !== 'bare') throw new Error(`--young is cli or bare, not ${young}`);
   const { createCatalogStore } = await importDist('fs/catalog-store.js');
   const before = await settle();
   const started = nowMs();
@@ -104,6 +109,7 @@ export async function runMemory({ size = 'L', edits = 1000, budgetMs = 150_000, 
     );
   return {
     size,
+    young,
     corpusMb,
     goalMb,
     floorBytes: floor('bytes'),
@@ -133,6 +139,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     edits: option('--edits', 1000),
     budgetMs: option('--budget-ms', 150_000),
     dir: option('--dir', undefined),
+    young: option('--young', 'bare'),
   });
   process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
 }

@@ -11,7 +11,9 @@
  * - **the first `document_lookup`**: once warm, and (another daemon) the moment it is ready, which finishes the
  *   build itself; both answers must be byte for byte the same.
  *
- *   node bench/warm-up.mjs <S|M|L|XL> [--rounds N]
+ *   node bench/warm-up.mjs <S|M|L|XL> [--rounds N] [--dir CORPUS_COPY]
+ *
+ * It edits files (and puts them back): `--dir` runs on a copy of the corpus (`cp -r bench/.corpus/L-g3 /tmp/x`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,9 +90,9 @@ async function editRound(info, targets, random, query) {
   };
 }
 
-export async function runWarmUp({ size = 'L', rounds = 2, query = 'migrate release token' } = {}) {
+export async function runWarmUp({ size = 'L', rounds = 2, query = 'migrate release token', dir } = {}) {
   assertBuilt();
-  const info = ensureCorpus(size, { log });
+  const info = ensureCorpus(size, { log, ...(dir === undefined ? {} : { dir }) });
   const targets = [
     { kind: 'document', path: info.editTargets.document.path, uri: info.editTargets.document.uri },
     { kind: 'reference', path: info.editTargets.reference.path, uri: info.editTargets.reference.uri },
@@ -140,9 +142,14 @@ export async function runWarmUp({ size = 'L', rounds = 2, query = 'migrate relea
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  const size = args.find((a) => !a.startsWith('--')) ?? 'L';
+  const size = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 'L';
   const at = args.indexOf('--rounds');
-  const result = await runWarmUp({ size, rounds: at >= 0 ? Number(args[at + 1]) : 2 });
+  const dirAt = args.indexOf('--dir');
+  const result = await runWarmUp({
+    size,
+    rounds: at >= 0 ? Number(args[at + 1]) : 2,
+    ...(dirAt >= 0 ? { dir: args[dirAt + 1] } : {}),
+  });
   const { samples: _samples, ...summary } = result;
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   process.exit(0);

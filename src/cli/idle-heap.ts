@@ -1,19 +1,18 @@
 /**
  * Gives back the young generation a long-running command (`dev`, `serve`) grew and no longer uses.
  *
- * A cold build allocates a few hundred MB in a few seconds, so V8 grows the young generation to its maximum (two
- * 16 MB semi-spaces) and keeps it: V8 shrinks it only at the end of a garbage collection that finds the
- * allocation rate low, and a daemon that sits idle after its warm-up collects nothing at all. So 32 MB stay
- * resident for the life of the process (on L, measured: new space 32 MB committed from ready on, for as long as
- * the daemon idled). One scavenge once the process has been quiet for a while is such a collection: V8 shrinks
- * the space to what is live (~1 MB), in ~4 ms. V8 decides: when the process is busy the scavenge just collects,
- * as V8 would have a moment later, and the young generation keeps its size.
+ * A cold build allocates a few hundred MB in a few seconds, so V8 grows the young generation to its limit (two
+ * 16 MB semi-spaces; young-generation.ts holds it at two 4 MB ones until ready, the warm-up after it grows it) and
+ * keeps it: V8 shrinks it only at the end of a garbage collection that finds the allocation rate low, and a daemon
+ * that sits idle after its warm-up collects nothing at all. So it stays resident for the life of the process (on
+ * L, measured: new space 32 MB committed once warm, for as long as the daemon idled). One scavenge once the
+ * process has been quiet for a while is such a collection: V8 shrinks the space to what is live (~1 MB), in
+ * ~4 ms. V8 decides: when the process is busy the scavenge just collects, as V8 would have a moment later, and the
+ * young generation keeps its size.
  *
  * The scavenge needs V8's `gc` function, which only `--expose-gc` gives. Process-wide flags cannot be set on a
  * command line npm's shims and hosts write, so the flag is set for the moment of creating one context that holds
- * `gc`, and unset again: no other context ever sees `gc` (checked by its test). Flags V8 reads at run time
- * instead were measured and not kept: `--semi-space-growth-factor=1` does stop the growth, at twice the CPU of an
- * allocating loop; `--max-semi-space-size` is read only when the isolate is created.
+ * `gc`, and unset again: no other context ever sees `gc` (checked by its test).
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

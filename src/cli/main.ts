@@ -8,17 +8,20 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Command, CommandIo } from './io.js';
+import { capYoungGeneration } from './young-generation.js';
 
 interface CommandEntry {
   readonly summary: string;
+  /** Builds a whole catalog: the young generation is capped before it does (young-generation.ts). */
+  readonly builds?: true;
 }
 
 /** Every command, in the order usage lists them; each is `./commands/<name>.js` exporting `run: Command`. */
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  check: { summary: 'Check a content repository and report every problem (CI runs this).' },
+  check: { summary: 'Check a content repository and report every problem (CI runs this).', builds: true },
   init: { summary: 'Scaffold a new content repository that passes check.' },
-  serve: { summary: 'Serve the content to an MCP host.' },
-  dev: { summary: 'Serve live while you edit: watch, rebuild, show coverage and problems.' },
+  serve: { summary: 'Serve the content to an MCP host.', builds: true },
+  dev: { summary: 'Serve live while you edit: watch, rebuild, show coverage and problems.', builds: true },
   install: { summary: 'Put the server and its skills where each host looks.' },
   uninstall: { summary: 'Take back exactly what install wrote, and nothing else.' },
   doctor: { summary: 'Say whether each host found here points at this server and has fresh skills.' },
@@ -57,6 +60,7 @@ async function main(argv: readonly string[], io: CommandIo): Promise<number> {
     io.stderr.write(`companion: ${what}\n\n${USAGE}`);
     return 2;
   }
+  if (COMMANDS[first]?.builds) capYoungGeneration();
   const run = await loadCommand(first);
   return run(rest, io);
 }

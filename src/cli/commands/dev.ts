@@ -23,6 +23,7 @@ import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from 
 import { minorCollection, startIdleHeap } from '../idle-heap.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
+import { releaseYoungGeneration, whenYoungGenerationHeld } from '../young-generation.js';
 
 const DEFAULT_HOST = '127.0.0.1';
 
@@ -110,6 +111,8 @@ export const run: Command = async (argv, io) => {
   const scavenge = minorCollection();
   // chokidar's scan of the tree runs on a thread of its own from now on, beside the first build (watch-thread.ts).
   const watchThread = startWatchThread(rootPath);
+  // The thread's isolate would let V8 grow this thread's young generation during the build (young-generation.ts).
+  await whenYoungGenerationHeld();
   let served: ServedStore;
   try {
     served = createServedStore(rootPath, io.cwd, io.env, {
@@ -186,13 +189,15 @@ export const run: Command = async (argv, io) => {
     root: store.root,
   });
   model = devModel;
-  // The cold build grew the young generation to 32 MB; once the daemon is quiet, it goes back (idle-heap.ts).
+  // Once the daemon is quiet, the young generation goes back to V8's initial size (idle-heap.ts).
   const stopIdleHeap = startIdleHeap(scavenge);
   // Once edits are noticed, the search index the first document_lookup needs is built in the background.
   let warmedOnce = false;
   watcher.ready.then(
-    () =>
-      server.warm({
+    () => {
+      // The cold build is done: from here V8 sizes the young generation as it would (young-generation.ts).
+      releaseYoungGeneration();
+      return server.warm({
         onWarm: ({ elapsedMs, workMs }) => {
           if (warmedOnce) return;
           warmedOnce = true;
@@ -202,7 +207,8 @@ export const run: Command = async (argv, io) => {
             );
           }
         },
-      }),
+      });
+    },
     () => {},
   );
 

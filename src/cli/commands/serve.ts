@@ -16,6 +16,7 @@ import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from 
 import { minorCollection, startIdleHeap } from '../idle-heap.js';
 import type { Command, CommandIo } from '../io.js';
 import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
+import { releaseYoungGeneration } from '../young-generation.js';
 
 /**
  * `ttlMs` of the 2026-07-28 cacheable results (lists, reads, discovery, skills) when `--cache-ttl` is not given:
@@ -182,7 +183,9 @@ export const run: Command = async (argv, io) => {
       })
     : () => {};
   await watcher?.ready;
-  // The cold build grew the young generation to 32 MB; once the server is quiet, it goes back (idle-heap.ts).
+  // The cold build is done: from here V8 sizes the young generation as it would (young-generation.ts), and once the
+  // server is quiet it goes back to V8's initial size (idle-heap.ts).
+  releaseYoungGeneration();
   const stopIdleHeap = startIdleHeap(minorCollection());
 
   const stop = new AbortController();
