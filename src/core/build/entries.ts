@@ -38,15 +38,17 @@ import type { Frame } from './frame.js';
 import {
   attachDerived,
   buildJoinedDescriptionResource,
-  buildManifestEntry,
-  buildTextBackedContent,
   buildTextBackedDocument,
   buildTextBackedSkill,
   readDerived,
   readDescriptionSentence,
+} from './text-backed.js';
+import {
+  buildManifestEntry,
+  buildTextBackedContent,
   readPackedDigest,
   readServedFor,
-} from './text-backed.js';
+} from './text-backed-content.js';
 import type { DocumentUnit, SkillUnit } from './units.js';
 
 /** The order a picker sorts by; only the order carries meaning. */

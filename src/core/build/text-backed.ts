@@ -1,26 +1,18 @@
 /**
  * Catalog values whose text is read from their file's bytes when asked: a document's entry (`body`,
- * `sections`), a skill's entry (`body`) and a file's served content (`text`, and its `digest`, held packed);
- * and a document's listed resource, whose `description` is joined from the sentences it is made of and whose
- * `annotations` are made when asked (XL's 100,000 joined descriptions held ~21 MB; a list page is serialized
- * once per generation). A document's entry and a text's content also carry what the builder's memo would
- * otherwise keep beside them (what they were derived with, served for). The bytes are what a store keeps of a file; the decoded
- * text is not held beside them for the life of the catalog: each ask decodes it (`FileText.decode`), unless a
- * build phase holds it at that moment. Each is an own enumerable accessor, so these values compare, spread and
- * serialize as plain data do, and one getter is shared by every object (V8 keeps one shape for all of them, not
- * one per object).
+ * `sections`) and a skill's entry (`body`); and a document's listed resource, whose `description` is joined from
+ * the sentences it is made of and whose `annotations` are made when asked (XL's 100,000 joined descriptions held
+ * ~21 MB; a list page is serialized once per generation). A file's served content and a manifest entry are in
+ * text-backed-content.ts. A document's entry also carries what the builder's memo would otherwise keep beside it
+ * (what it was derived with). The bytes are what a store keeps of a file; the decoded text is not held beside
+ * them for the life of the catalog: each ask decodes it (`FileText.decode`), unless a build phase holds it at that
+ * moment. Each is an own enumerable accessor, so these values compare, spread and serialize as plain data do, and
+ * one getter is shared by every object (V8 keeps one shape for all of them, not one per object).
  */
-import { type FileText, formatTime, hashPacked, packDigest, unpackDigest } from '../content.js';
+import type { FileText } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
 import { sharedGetter } from '../shared-getter.js';
-import type {
-  DocumentEntry,
-  DocumentSection,
-  ListedResource,
-  ManifestEntry,
-  ServedContent,
-  SkillEntry,
-} from '../types.js';
+import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
 
 /**
  * What a document's entry and listed resource read their id, path, scope, texts, body and sections from when
@@ -169,126 +161,6 @@ export function buildTextBackedSkill(
   tail: Pick<SkillEntry, 'files' | 'manifest'>,
 ): SkillEntry {
   return new TextBackedSkill(head, text, bodyStart, tail) as unknown as SkillEntry;
-}
-
-class TextBackedContent {
-  readonly #text: FileText;
-  /**
-   * The digest, packed (`packDigest`): `digest` unpacks it when asked, and hashes the bytes on the first ask
-   * when it was not handed one. Made lazily because a cold build serves every document and `check` reads no
-   * digest (on L, 10,000 hashes were ~0.1 s of its CPU); a host's read or a manifest asks for it.
-   */
-  #digest: string | undefined;
-  /** The path and time it was served for (`readServedFor`), so a memo keeps the content alone. */
-  readonly #path: string;
-  /** Also what `lastModified` is spelled from when asked (a string each: ~4 MB on XL). */
-  readonly #mtimeMs: number;
-
-  constructor(
-    head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
-    text: FileText,
-    digest: string | undefined,
-    size: number,
-    path: string,
-    mtimeMs: number,
-  ) {
-    this.#text = text;
-    this.#digest = digest;
-    this.#path = path;
-    this.#mtimeMs = mtimeMs;
-    Object.assign(this, head);
-    Object.defineProperty(this, 'text', CONTENT_TEXT);
-    Object.defineProperty(this, 'digest', CONTENT_DIGEST);
-    (this as { size?: number }).size = size;
-    if (formatTime(mtimeMs) !== undefined) Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
-  }
-
-  static lastModified(content: TextBackedContent): string | undefined {
-    return formatTime(content.#mtimeMs);
-  }
-
-  static text(content: TextBackedContent): string {
-    return content.#text.decode() as string;
-  }
-
-  static digest(content: TextBackedContent): string {
-    content.#digest ??= hashPacked((content as unknown as ServedContent).bytes);
-    return unpackDigest(content.#digest);
-  }
-
-  /** `content`'s packed digest as held; undefined when it is not text-backed or made no digest yet. */
-  static heldDigest(content: object): { readonly packed: string | undefined } | undefined {
-    return #digest in content ? { packed: content.#digest } : undefined;
-  }
-
-  static servedFor(content: object): { readonly path: string; readonly mtimeMs: number } | undefined {
-    return #path in content ? { path: content.#path, mtimeMs: content.#mtimeMs } : undefined;
-  }
-}
-
-const CONTENT_TEXT = sharedGetter(TextBackedContent.text);
-
-const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
-
-const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
-
-/**
- * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8), whose `digest` is
- * `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256 of `head.bytes` made on the
- * first ask, and whose `lastModified` is `formatTime(mtimeMs)` spelled when asked (absent when that is
- * undefined): `head`, then `text`, `digest`, `size`, `lastModified`, in that key order; it keeps the `path` and
- * `mtimeMs` it was served for (`readServedFor`).
- */
-export function buildTextBackedContent(
-  head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
-  text: FileText,
-  digest: string | undefined,
-  size: number,
-  path: string,
-  mtimeMs: number,
-): ServedContent {
-  return new TextBackedContent(head, text, digest, size, path, mtimeMs) as unknown as ServedContent;
-}
-
-class ContentManifestEntry {
-  readonly #content: ServedContent;
-
-  constructor(uri: string, content: ServedContent) {
-    this.#content = content;
-    Object.assign(this, { uri });
-    Object.defineProperty(this, 'digest', MANIFEST_DIGEST);
-    Object.assign(this, { size: content.size });
-  }
-
-  static digest(entry: ContentManifestEntry): string {
-    return entry.#content.digest;
-  }
-}
-
-const MANIFEST_DIGEST = sharedGetter(ContentManifestEntry.digest);
-
-/**
- * A skill's manifest entry for a file served as `content` at `uri`: `uri`, `digest` (`content.digest`, read when
- * asked: a cold build makes no digest that no manifest, read or diff asks for) and `size`, in that key order.
- */
-export function buildManifestEntry(uri: string, content: ServedContent): ManifestEntry {
-  return new ContentManifestEntry(uri, content) as unknown as ManifestEntry;
-}
-
-/**
- * `content`'s digest packed (`packDigest`), without unpacking it when it is held packed, nor making it when
- * text-backed content has not made it yet (undefined: the content it is handed to makes it when asked).
- */
-export function readPackedDigest(content: ServedContent): string | undefined {
-  const held = TextBackedContent.heldDigest(content);
-  return held === undefined ? packDigest(content.digest) : held.packed;
-}
-
-/** The path and time content from `buildTextBackedContent` was served for; undefined for other content. */
-export function readServedFor(
-  content: ServedContent,
-): { readonly path: string; readonly mtimeMs: number } | undefined {
-  return TextBackedContent.servedFor(content);
 }
 
 /** What a description is joined from: a document's description and when-to-use, and its scope's sentence. */

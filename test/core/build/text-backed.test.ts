@@ -1,17 +1,21 @@
 /**
  * The catalog values whose text is read when asked behave as the plain objects they stand for: the same keys in
  * the same order, each an own enumerable property, so they spread, compare and serialize alike; and the
- * accessors are shared by every object (one getter, not one per object).
+ * accessors are shared by every object (one getter, not one per object). Both modules of them:
+ * src/core/build/text-backed.ts (entries, listed resources) and text-backed-content.ts (served content, manifest
+ * entries).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   buildJoinedDescriptionResource,
+  buildTextBackedDocument,
+} from '../../../src/core/build/text-backed.js';
+import {
   buildManifestEntry,
   buildTextBackedContent,
-  buildTextBackedDocument,
   readPackedDigest,
-} from '../../../src/core/build/text-backed.js';
+} from '../../../src/core/build/text-backed-content.js';
 import { FileText, packDigest } from '../../../src/core/content.js';
 import type { ServedContent } from '../../../src/core/types.js';
 
