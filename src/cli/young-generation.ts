@@ -32,10 +32,10 @@ const GROW_BUDGET_FACTOR = 4;
 
 /**
  * Grows this isolate's young generation to `semiSpaceBytes` per semi-space (or leaves it where it is, if it is
- * already larger) and stops V8 from growing it any further, for the rest of the process. Answers the semi-space
- * capacity it ends with, in bytes. Sets a process-wide V8 flag: call it once, at the start of a command.
+ * already larger) and stops V8 from growing it any further, for the rest of the process. Sets a process-wide V8
+ * flag: call it once, at the start of a command.
  */
-export function capYoungGeneration(semiSpaceBytes: number = YOUNG_SEMI_SPACE_BYTES): number {
+export function capYoungGeneration(semiSpaceBytes: number = YOUNG_SEMI_SPACE_BYTES): void {
   const start = readSemiSpaceCapacity();
   // V8 grows by factor × its capacity, rounded down to whole pages; 90% stands for "reached".
   const reached = semiSpaceBytes * 0.9;
@@ -59,7 +59,6 @@ export function capYoungGeneration(semiSpaceBytes: number = YOUNG_SEMI_SPACE_BYT
       online.then(() => starting.delete(online));
     });
   }
-  return readSemiSpaceCapacity();
 }
 
 /**
@@ -113,7 +112,7 @@ function growYoung(done: () => boolean, budget: number): void {
 }
 
 /** The usable bytes of one semi-space (new space's used + available), 0 when V8 does not say. */
-export function readSemiSpaceCapacity(): number {
+function readSemiSpaceCapacity(): number {
   for (const space of getHeapSpaceStatistics()) {
     if (space.space_name === 'new_space') return space.space_used_size + space.space_available_size;
   }

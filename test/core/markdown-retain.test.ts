@@ -3,15 +3,14 @@
  * whoever keeps it (the search index keeps every section's) does not keep the whole text alive with it. Run in
  * a child process of the built module, with V8's `gc` to measure what stays reachable.
  */
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runWithGc } from '../helpers/gc-child.js';
 
 const markdown = new URL('../../dist/core/markdown.js', import.meta.url).href;
 
 /** Reads one section of each of 200 texts of ~50 KB, keeps only the headings, and answers the heap kept (MB). */
 const script = `
 import { keepSections, readSections } from ${JSON.stringify(markdown)};
-const heap = () => { for (let i = 0; i < 3; i++) gc(); return process.memoryUsage().heapUsed; };
 const before = heap();
 const kept = [];
 for (let i = 0; i < 200; i++) {
@@ -26,12 +25,7 @@ process.stdout.write(JSON.stringify({ keptMb: (after - before) / 1048576, sample
 
 describe('a section read from a text', () => {
   it('keeps its heading without the text it was read from', () => {
-    const out = JSON.parse(
-      execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      }),
-    ) as { keptMb: number; sample: string };
+    const out = runWithGc<{ keptMb: number; sample: string }>(script);
     expect(out.sample).toBe('A heading long enough to be sliced, number 7');
     // 200 texts of ~50 KB are ~10 MB; 200 headings of ~45 characters are ~20 KB (plus the array).
     expect(out.keptMb).toBeLessThan(2);

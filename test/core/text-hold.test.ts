@@ -4,8 +4,8 @@
  * and every skill text it read stayed reachable to its end. Run in a child process of the built module, with
  * V8's `gc` to measure what stays reachable inside one job.
  */
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runWithGc } from '../helpers/gc-child.js';
 
 const content = new URL('../../dist/core/content.js', import.meta.url).href;
 const memoModule = new URL('../../dist/core/memo.js', import.meta.url).href;
@@ -17,7 +17,6 @@ const memoModule = new URL('../../dist/core/memo.js', import.meta.url).href;
 const script = `
 import { readFileText, releaseHeldTexts } from ${JSON.stringify(content)};
 import { createMemo } from ${JSON.stringify(memoModule)};
-const heap = () => { for (let i = 0; i < 3; i++) gc(); return process.memoryUsage().heapUsed; };
 const encoder = new TextEncoder();
 const files = Array.from({ length: 200 }, (_, i) => encoder.encode('words '.repeat(8300) + i));
 const memo = createMemo();
@@ -36,12 +35,13 @@ process.stdout.write(JSON.stringify({ heldMb, releasedMb, again, weakMb, lengths
 
 describe('texts a builder holds', () => {
   it('are held until released, then let go within the same job, and read back the same', () => {
-    const out = JSON.parse(
-      execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      }),
-    ) as { heldMb: number; releasedMb: number; again: boolean; weakMb: number; lengths: number };
+    const out = runWithGc<{
+      heldMb: number;
+      releasedMb: number;
+      again: boolean;
+      weakMb: number;
+      lengths: number;
+    }>(script);
     expect(out.lengths).toBe(200);
     // 200 texts of ~50 KB are ~9.5 MB: held while the build needs them…
     expect(out.heldMb).toBeGreaterThan(8);
