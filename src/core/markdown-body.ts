@@ -226,7 +226,7 @@ export function keepLinesOf(
 }
 
 /** `canBeFence` (markdown.ts) of the line starting at `start`, read in place. */
-function canBeFenceAt(body: string, start: number): boolean {
+export function canBeFenceAt(body: string, start: number): boolean {
   let i = start;
   while (i < start + 3 && body.charCodeAt(i) === 0x20) i++;
   const c = body.charCodeAt(i);

@@ -10,7 +10,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildMarkdownFacts, findUnclosedFence } from '../../src/core/lint/markdown-rules.js';
+import {
+  buildMarkdownFacts,
+  findUnclosedFence,
+  scanMarkdownFacts,
+} from '../../src/core/lint/markdown-rules.js';
 import {
   findSections,
   findTitles,
@@ -264,6 +268,33 @@ describe('lines and sections', () => {
         expect(buildMarkdownFacts(body, lines).linkLines).toEqual(
           lines.filter((l) => l.text.includes('](') || l.text.includes(']:') || l.text.includes('://')),
         );
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('scanMarkdownFacts answers what buildMarkdownFacts answers over readLines', () => {
+    const units = fc.constantFrom(
+      '\n',
+      '\r\n',
+      ' ',
+      '   ',
+      '    ',
+      '```',
+      '````',
+      '~~~',
+      '`',
+      'a',
+      ']',
+      '](',
+      ']:',
+      '://',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: units, maxLength: 48 }), (text) => {
+        const facts = scanMarkdownFacts(text);
+        expect(facts).toEqual(buildMarkdownFacts(text, readLines(text)));
+        expect('unclosedFence' in facts).toBe(findUnclosedFence(readLines(text)) !== undefined);
       }),
       { numRuns: 5000 },
     );

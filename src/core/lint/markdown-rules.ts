@@ -6,6 +6,7 @@
 import { decodeUtf8 } from '../content.js';
 import { codes, type Diagnostic, diagnose } from '../diagnostics.js';
 import { keepLines, type MarkdownLine, readLines, selectLines } from '../markdown.js';
+import { canBeFenceAt } from '../markdown-body.js';
 import { findLinkMark, holdsLinkMark, type MarkdownLink, scanInlineLinks } from '../markdown-links.js';
 import { type Memo, memoTable, NO_MEMO } from '../memo.js';
 
@@ -26,7 +27,7 @@ export function readMarkdownFacts(bytes: Uint8Array, memo: Memo = NO_MEMO): Mark
   let facts = table.get(bytes);
   if (facts === undefined) {
     const text = decodeUtf8(bytes, memo);
-    facts = text === undefined ? null : buildMarkdownFacts(text, readLines(text));
+    facts = text === undefined ? null : scanMarkdownFacts(text);
     table.set(bytes, facts);
   }
   return facts ?? undefined;
@@ -53,6 +54,57 @@ export function buildMarkdownFacts(text: string, lines: readonly MarkdownLine[])
   return {
     linkLines: keepLines(selectLines(text, lines, createLinkLineSearch(text), holdsLinkLineMark)),
     ...(unclosed === undefined ? {} : { unclosedFence: unclosed }),
+  };
+}
+
+/**
+ * `buildMarkdownFacts(text, readLines(text))` in one pass that makes no object or string for a line it does not
+ * keep: a skill's references are whole files of prose, and splitting each into `MarkdownLine`s was 12–17 MB of
+ * a cold build's allocations on L for the few lines a link check reads. The fence state is `readLines`'s, and
+ * the fence left open at the end is the one `findUnclosedFence` finds (its walk repeats the same state machine
+ * over the same lines). A text with a carriage return (whose lines are shorter than their runs) takes the split.
+ */
+export function scanMarkdownFacts(text: string): MarkdownFacts {
+  if (text.includes('\r')) return buildMarkdownFacts(text, readLines(text));
+  const next = createLinkLineSearch(text);
+  let hit = next(0);
+  const kept: MarkdownLine[] = [];
+  let fence: string | undefined;
+  let fenceLine = 0;
+  let start = 0;
+  for (let line = 1; ; line++) {
+    const newline = text.indexOf('\n', start);
+    const stop = newline === -1 ? text.length : newline;
+    let fenced = fence !== undefined;
+    if (canBeFenceAt(text, start)) {
+      const lineText = text.slice(start, stop);
+      const match = FENCE.exec(lineText);
+      if (fence === undefined) {
+        if (match) {
+          fence = match[1]!;
+          fenceLine = line;
+          fenced = true;
+        }
+      } else if (
+        match &&
+        match[1]![0] === fence[0] &&
+        match[1]!.length >= fence.length &&
+        lineText.trim() === match[1]
+      ) {
+        fence = undefined;
+      }
+    }
+    // As `selectLines` walks: a line holds the next hit when the hit starts before the line's end.
+    if (hit !== -1 && hit <= stop) {
+      kept.push({ text: text.slice(start, stop), line, fenced });
+      hit = next(stop + 1);
+    }
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return {
+    linkLines: keepLines(kept),
+    ...(fence === undefined ? {} : { unclosedFence: fenceLine }),
   };
 }
 
