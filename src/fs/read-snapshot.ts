@@ -415,6 +415,7 @@ function visitEntry(
   chain: readonly string[],
   into: Walk,
   hold: boolean,
+  parent?: HeldDirectory,
 ): void {
   const candidate = `${parentReal}/${name}`;
   let lst: fs.Stats;
@@ -436,7 +437,8 @@ function visitEntry(
     // A directory changed just now is not worth opening to hold: `holdDirectory` would refuse it.
     const quiet = hold && lst.ctimeMs < Date.now() - DIRECTORY_QUIET_MS;
     const mark = into.recorded?.length ?? 0;
-    if (walkDirectory(context, path, candidate, [...chain, candidate], into, print, quiet)) return;
+    const held = quiet ? holdDirectory(candidate, parent) : undefined;
+    if (walkDirectory(context, path, candidate, [...chain, candidate], into, print, held)) return;
     // The held directory cannot vouch for what was read through it (it changed or moved meanwhile): forget
     // all of it and dispatch the path again as the walk finds it now, every file judged by its descriptor. A
     // held walk keeps its journal (`readPath`), and only a held directory's release fails.
@@ -493,7 +495,7 @@ function visitLink(
       return;
     }
     // Never held: the real directory's own ancestors are not on the walk's way down.
-    walkDirectory(context, path, real, [...chain, real], into, linkPrint, false);
+    walkDirectory(context, path, real, [...chain, real], into, linkPrint, undefined);
   } else if (target.isFile()) {
     visitFile(context, path, real, target, linkPrint, into);
   } else {
@@ -502,9 +504,11 @@ function visitLink(
 }
 
 /**
- * Walks the directory at `real`. With `hold`, it is read through a descriptor held open for the whole walk
- * (`holdDirectory`), and the answer says whether that descriptor still vouches for every file read through it
- * (false: the caller forgets the subtree and walks it again unheld). Without, always true.
+ * Walks the directory at `real`. With `held` (`holdDirectory(real, …)`), it is read through that descriptor,
+ * held open for the whole walk, and the answer says whether the descriptor still vouches for every file read
+ * through it (false: the caller forgets the subtree and walks it again unheld). Without, always true. `print`
+ * is the directory's own, for a listing that fails; a held listing that fails is walked again unheld, which
+ * reports it, so a directory that is held needs none.
  */
 function walkDirectory(
   context: Context,
@@ -512,10 +516,9 @@ function walkDirectory(
   real: string,
   chain: readonly string[],
   into: Walk,
-  print: Print,
-  hold: boolean,
+  print: Print | undefined,
+  held: HeldDirectory | undefined,
 ): boolean {
-  const held = hold ? holdDirectory(real) : undefined;
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(held === undefined ? real : held.self, { withFileTypes: true });
@@ -526,7 +529,7 @@ function walkDirectory(
       return false;
     }
     if (isVanished(error)) return true;
-    addProblem(into, path, unreadableKind(error), errorCode(error), `dir:${formatPrint(print)}`);
+    addProblem(into, path, unreadableKind(error), errorCode(error), `dir:${formatPrint(print!)}`);
     return true;
   }
   entries.sort((a, b) => comparePaths(a.name, b.name));
@@ -551,9 +554,39 @@ function walkDirectory(
       )
     )
       continue;
-    visitEntry(context, child, real, name, chain, into, held !== undefined);
+    if (held !== undefined && entry.isDirectory()) {
+      visitHeldDirectory(context, child, real, name, chain, into, held);
+      continue;
+    }
+    visitEntry(context, child, real, name, chain, into, held !== undefined, held);
   }
   return held === undefined || releaseDirectory(held, real);
+}
+
+/**
+ * A directory entry of a held walk that `readdir` reported as a directory, held and walked without an lstat: the
+ * descriptor's own fstat (`holdDirectory`) says whether it is a quiet directory where the walk looked, which is
+ * all the lstat was asked for (a link swapped in fails the open: O_NOFOLLOW). One that cannot be held (changed
+ * just now, swapped, gone) is dispatched in full, unheld, as the walk would have after an lstat that found it
+ * not quiet; one whose release fails is forgotten and walked again unheld, as `visitEntry` does.
+ */
+function visitHeldDirectory(
+  context: Context,
+  path: string,
+  parentReal: string,
+  name: string,
+  chain: readonly string[],
+  into: Walk,
+  parent: HeldDirectory,
+): void {
+  const real = `${parentReal}/${name}`;
+  const held = holdDirectory(real, parent);
+  if (held !== undefined) {
+    const mark = into.recorded!.length;
+    if (walkDirectory(context, path, real, [...chain, real], into, undefined, held)) return;
+    forgetRecorded(into, into.recorded!, mark);
+  }
+  visitEntry(context, path, parentReal, name, chain, into, false);
 }
 
 /** How long a directory must have been unchanged before its descriptor may vouch for it (see below). */
@@ -576,6 +609,8 @@ interface HeldDirectory {
   readonly self: string;
   readonly ctimeNs: bigint;
   readonly ino: bigint;
+  /** The file system it lies on (`st_dev`): one whose type `CTIME_ON_RENAME` holds. */
+  readonly dev: bigint;
 }
 
 /**
@@ -605,7 +640,7 @@ interface HeldDirectory {
  * - A release that fails discards everything read below that directory; the walk dispatches it again by
  *   path (`visitEntry`, unheld), every file judged where its own descriptor really is.
  */
-function holdDirectory(real: string): HeldDirectory | undefined {
+function holdDirectory(real: string, parent?: HeldDirectory): HeldDirectory | undefined {
   if (procFd === undefined) return undefined;
   let fd: number;
   try {
@@ -622,9 +657,11 @@ function holdDirectory(real: string): HeldDirectory | undefined {
       stats.isDirectory() &&
       stats.ctimeMs < BigInt(quietBefore) &&
       fs.readlinkSync(self) === real &&
-      CTIME_ON_RENAME.has(fs.statfsSync(self).type)
+      // On the held parent's file system (the same device), the type is the one its hold asked: a device
+      // number names one mounted file system, and the parent's descriptor, open, keeps it mounted.
+      (stats.dev === parent?.dev || CTIME_ON_RENAME.has(fs.statfsSync(self).type))
     ) {
-      return { fd, self, ctimeNs: stats.ctimeNs, ino: stats.ino };
+      return { fd, self, ctimeNs: stats.ctimeNs, ino: stats.ino, dev: stats.dev };
     }
   } catch {
     // Not held: walked by path.

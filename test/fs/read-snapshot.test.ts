@@ -593,6 +593,25 @@ describe.runIf(fs.existsSync('/proc/self/fd'))('a directory held open for its wa
   const perFileReadlinks = (readlink: { mock: { calls: unknown[][] } }) =>
     readlink.mock.calls.filter(([path]) => /^\/proc\/\d+\/fd\/\d+$/.test(String(path))).length;
 
+  it('asks statfs once a file system, and lstats no directory below a held one', () => {
+    const { p } = held('quiet');
+    const statfs = vi.spyOn(fs, 'statfsSync');
+    const lstat = vi.spyOn(fs, 'lstatSync');
+    const snapshot = readSnapshot(p.root);
+    // The holds of knowledge/ and skills/, which have no held parent; every directory below lies on their device.
+    expect(statfs).toHaveBeenCalledTimes(2);
+    // The top-level directories (prompts/ is missing here), dispatched by path; nothing below them.
+    const real = fs.realpathSync(p.root);
+    expect(lstat.mock.calls.map(([path]) => String(path).slice(real.length + 1))).toEqual([
+      'knowledge',
+      'skills',
+      'prompts',
+    ]);
+    vi.restoreAllMocks();
+    expect(snapshot).toEqual(readSnapshot(p.root));
+    expect(snapshot.files.size).toBe(5);
+  });
+
   it('opens every file through its directory: two readlinks a directory, none a file', () => {
     const { p } = held('quiet');
     const readlink = vi.spyOn(fs, 'readlinkSync');
