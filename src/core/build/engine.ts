@@ -35,7 +35,7 @@ import { type CoverageFindings, checkCoverage } from './coverage-check.js';
 import { DRAFT_SENTENCE, deriveSkill, serve } from './entries.js';
 import { type Frame, readFrame } from './frame.js';
 import { buildIndexText, documentTime, noteInput, skillTime } from './index-json.js';
-import { createLinkChecks, createServedCheck } from './links.js';
+import { createLinkChecks, createUriJudge } from './links.js';
 import type { Presence } from './presence.js';
 import {
   type Changes,
@@ -213,14 +213,13 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     for (const owner of changes.owners) for (const key of links.mentioning(owner)) changes.recheck.add(key);
     // A full derive touched every skill, and reading each noted it already; base.md's group too.
     if (full) changes.recheck.add('b');
-    const isServed = createServedCheck(editor, f, documentUnits, skillUnits, availability.problems);
     const linkContext = {
       frame: f,
       documentUnits,
       skillUnits,
       servesSkill,
       skills: lists.skills,
-      isServed,
+      judgeUri: createUriJudge(editor, f, documentUnits, skillUnits, availability.problems),
       memo,
     };
     if (full) checkEveryDocument(units, (key) => links.check(key, linkContext));
