@@ -79,13 +79,16 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
    */
   edit(): PersistentMapEditor<V> {
     const chunks = [...this.chunks];
-    const copied = new Set<number>();
+    /** Which chunks this editor copied (1), so owns and may write. */
+    const copied = new Uint8Array(CHUNK_COUNT);
+    let copies = 0;
     let size = this.size;
     let finished = false;
     const writable = (index: number): Map<string, V> => {
       if (finished) throw new Error('PersistentMap: editor used after done()');
-      if (!copied.has(index)) {
-        copied.add(index);
+      if (copied[index] === 0) {
+        copied[index] = 1;
+        copies++;
         chunks[index] = new Map(chunks[index]);
       }
       return chunks[index] as Map<string, V>;
@@ -94,8 +97,10 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
       get: (key) => chunks[chunkOf(key)]?.get(key),
       set(key, value) {
         const chunk = writable(chunkOf(key));
-        if (!chunk.has(key)) size++;
+        // One probe of the chunk, not a `has` and a `set`.
+        const before = chunk.size;
         chunk.set(key, value);
+        size += chunk.size - before;
       },
       delete(key) {
         const index = chunkOf(key);
@@ -105,7 +110,7 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
       },
       done: () => {
         finished = true;
-        return copied.size === 0 ? this : new PersistentMap(chunks, size);
+        return copies === 0 ? this : new PersistentMap(chunks, size);
       },
     };
   }
