@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { limitInlining } from './inlining-budget.js';
 import type { Command, CommandIo } from './io.js';
 import { capYoungGeneration } from './young-generation.js';
 
@@ -14,11 +15,17 @@ interface CommandEntry {
   readonly summary: string;
   /** Builds a whole catalog: the young generation is capped before it does (young-generation.ts). */
   readonly builds?: true;
+  /** Builds once and exits: V8 inlines only small functions (inlining-budget.ts). */
+  readonly once?: true;
 }
 
 /** Every command, in the order usage lists them; each is `./commands/<name>.js` exporting `run: Command`. */
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  check: { summary: 'Check a content repository and report every problem (CI runs this).', builds: true },
+  check: {
+    summary: 'Check a content repository and report every problem (CI runs this).',
+    builds: true,
+    once: true,
+  },
   init: { summary: 'Scaffold a new content repository that passes check.' },
   serve: { summary: 'Serve the content to an MCP host.', builds: true },
   dev: { summary: 'Serve live while you edit: watch, rebuild, show coverage and problems.', builds: true },
@@ -61,6 +68,7 @@ async function main(argv: readonly string[], io: CommandIo): Promise<number> {
     return 2;
   }
   if (COMMANDS[first]?.builds) capYoungGeneration();
+  if (COMMANDS[first]?.once) limitInlining();
   const run = await loadCommand(first);
   return run(rest, io);
 }
