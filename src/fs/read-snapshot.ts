@@ -627,7 +627,7 @@ interface HeldDirectory {
  * - That directory was at `real`, inside the area, when it was held (`readlink` of its descriptor). It is
  *   still there, and never left in between, if at release (`releaseDirectory`) its descriptor still reads
  *   `real` and its ctime is unchanged: the file systems of `CTIME_ON_RENAME` (asked of the held directory
- *   itself, `statfs` through its descriptor) set the ctime of a directory renamed or moved, and of one that
+ *   itself, `statfs` through its descriptor, or known from its held parent on the same device) set the ctime of a directory renamed or moved, and of one that
  *   gains or loses an entry, to the current time; a directory on any other file system is not held. The current
  *   time can equal the ctime seen at hold only within the same clock tick of the file system's granularity
  *   (a jiffy, or up to 2 s on coarse file systems): hence a directory changed less than
