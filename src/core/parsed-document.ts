@@ -33,6 +33,8 @@ class RangedDocument {
   readonly #descriptionEnd: number;
   readonly #whenToUse: string | number | undefined;
   readonly #whenToUseEnd: number;
+  /** What a builder derived from this parse (`attachDerivedEntry`): kept here, not in a weak table beside it. */
+  #entry: object | undefined;
 
   constructor(head: Head, bytes: Uint8Array | undefined, texts: Texts, tail: Tail) {
     this.#bytes = bytes;
@@ -53,6 +55,14 @@ class RangedDocument {
 
   static is(value: object): value is RangedDocument {
     return #bytes in value;
+  }
+
+  static entry(d: object): object | undefined {
+    return #entry in d ? d.#entry : undefined;
+  }
+
+  static attach(d: object, entry: object): void {
+    if (#entry in d) d.#entry = entry;
   }
 
   static texts(d: RangedDocument): Texts {
@@ -129,6 +139,22 @@ export interface PackedDocument extends Head, Tail {
 /** Whether `value` is a parsed document from `buildParsedDocument`. */
 export function isParsedDocument(value: object): value is ParsedDocument {
   return RangedDocument.is(value);
+}
+
+/**
+ * Records on `document` (from `buildParsedDocument`) the entry a builder derived from it, for the next build that
+ * meets the same parse to find (`readDerivedEntry`): the builder's memo keeps the parse, and the parse this one
+ * value, so it lives and dies with the parse, as a weak table keyed by the parse would keep it (on XL a weak entry
+ * each, 100,000 of them, held ~4 MB; a field is 8 bytes). Never part of the parse's value: not a key, not packed.
+ * A parse from elsewhere (not from `buildParsedDocument`) records nothing.
+ */
+export function attachDerivedEntry(document: ParsedDocument, entry: object): void {
+  RangedDocument.attach(document, entry);
+}
+
+/** What `attachDerivedEntry` last recorded on `document`, if anything. */
+export function readDerivedEntry(document: ParsedDocument): object | undefined {
+  return RangedDocument.entry(document);
 }
 
 /** `document` (from `buildParsedDocument`) as plain data. */

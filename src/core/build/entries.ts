@@ -14,15 +14,16 @@ import {
 import { compare } from '../diagnostics.js';
 import { checkDocumentFields } from '../document-fields.js';
 import type { ParsedDocument } from '../documents.js';
-import { isWhitespace } from '../markdown.js';
 import { type Memo, memoTable } from '../memo.js';
 import { BASE_PATH, SKILL_BODY } from '../names.js';
+import { attachDerivedEntry, readDerivedEntry } from '../parsed-document.js';
 import type { PersistentMapEditor } from '../persistent-map.js';
 import type { ParsedSkill } from '../skills.js';
 import type {
   DocumentEntry,
   ManifestEntry,
   ResourceTemplateEntry,
+  ScopeDefinition,
   ServedContent,
   SkillFile,
   SourceFile,
@@ -35,13 +36,15 @@ import {
   buildSkillUri,
 } from '../uris.js';
 import type { Frame } from './frame.js';
+import { joinSentences } from './sentences.js';
 import {
-  attachDerived,
-  buildJoinedDescriptionResource,
+  attachResource,
+  buildDocumentResource,
   buildTextBackedDocument,
   buildTextBackedSkill,
+  type ResourceScope,
   readDerived,
-  readDescriptionSentence,
+  readResourceScope,
 } from './text-backed.js';
 import {
   buildManifestEntry,
@@ -80,11 +83,12 @@ const SERVED = memoTable<
   | { readonly uri: string; readonly path: string; readonly mtimeMs: number; readonly content: ServedContent }
 >('entries.served');
 /**
- * A parse's entry, which carries what it was derived with (`readDerived`: the content and the resource, whose
- * annotations and description parts say the priority and sentence): no record beside it (on XL, 100,000 of
- * them and their priorities held ~8 MB).
+ * What a document's resource says of its scope, one per scope definition (a document's resource holds it: on XL,
+ * 100,000 sentences and boxed priorities were ~3 MB of fields and numbers).
  */
-const DOCUMENTS = memoTable<ParsedDocument, DocumentEntry>('entries.documents');
+const RESOURCE_SCOPES = memoTable<ScopeDefinition, ResourceScope>('entries.resource-scopes');
+/** The resource scope of a document whose scope the scope file does not define. */
+const UNDEFINED_SCOPE: ResourceScope = Object.freeze({ sentence: undefined, priority: PRIORITY.local });
 
 /** The served content of a file at a URI; an unchanged file (same bytes, URI, path, mtime) keeps its object. */
 export function serve(memo: Memo, uri: string, path: string, file: SourceFile): ServedContent {
@@ -98,18 +102,16 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   // The text is a view of the bytes, decoded when a read asks (see `FileText`): only whether there is one is
   // decided here.
   const text = isTextual(mimeType) ? readFileText(file.bytes, memo) : undefined;
-  const size = file.bytes.byteLength;
   // Served before under another URI, path or time: the same bytes, so the same digest (held packed by text,
   // and made when first asked: see `buildTextBackedContent`).
   if (text?.isUtf8() === true) {
     const digest = previous ? readPackedDigest(previous.content) : takeHandedPackedDigest(file.bytes, memo);
-    const head = { uri, mimeType, bytes: file.bytes };
-    const content = buildTextBackedContent(head, text, digest, size, path, file.mtimeMs);
+    const content = buildTextBackedContent({ uri, mimeType }, text, digest, path, file);
     served.set(file.bytes, content);
     return content;
   }
   const lastModified = formatTime(file.mtimeMs);
-  const tail = { size, ...(lastModified === undefined ? {} : { lastModified }) };
+  const tail = { size: file.bytes.byteLength, ...(lastModified === undefined ? {} : { lastModified }) };
   const digest = previous?.content.digest ?? takeDigest(file.bytes, memo);
   const content: ServedContent = { uri, mimeType, bytes: file.bytes, digest, ...tail };
   served.set(file.bytes, { uri, path, mtimeMs: file.mtimeMs, content });
@@ -121,32 +123,43 @@ function priorityOf(frame: Frame, scopeId: string | undefined): number {
   return definition?.transfers ? PRIORITY.transfers : PRIORITY.local;
 }
 
-/** A served document's content, entry and listed resource, set on its unit. */
+function resourceScopeOf(memo: Memo, frame: Frame, scopeId: string): ResourceScope {
+  const definition = frame.scopesById.get(scopeId);
+  if (definition === undefined) return UNDEFINED_SCOPE;
+  const scopes = memo.table(RESOURCE_SCOPES);
+  let scope = scopes.get(definition);
+  if (scope === undefined) {
+    scope = { sentence: definition.sentence, priority: priorityOf(frame, scopeId) };
+    scopes.set(definition, scope);
+  }
+  return scope;
+}
+
+/**
+ * A served document's content, entry and listed resource, set on its unit. A parse keeps the entry derived from
+ * it (`attachDerivedEntry`), which keeps its content and resource (`readDerived`): an unchanged document whose
+ * content, fields and scope's sentence and priority are the same keeps all three.
+ */
 export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument, frame: Frame): void {
   const uri = buildDocumentUri(frame.scheme, d.id);
   const content = serve(memo, uri, d.path, unit.file);
-  const sentence = frame.scopesById.get(d.scope)?.sentence;
-  const priority = priorityOf(frame, d.scope);
+  const scope = resourceScopeOf(memo, frame, d.scope);
   const { fields } = checkDocumentFields(d, frame.documentFields, memo);
   unit.content = content;
-  const documents = memo.table(DOCUMENTS);
-  const previous = documents.get(d);
+  const previous = readDerivedEntry(d) as DocumentEntry | undefined;
   if (previous?.fields === fields) {
     const made = readDerived(previous);
-    if (
-      made.content === content &&
-      readDescriptionSentence(made.resource) === sentence &&
-      made.resource.annotations.priority === priority
-    ) {
+    const was = readResourceScope(made.resource);
+    if (made.content === content && was.sentence === scope.sentence && was.priority === scope.priority) {
       unit.entry = previous;
       unit.resource = made.resource;
       return;
     }
   }
-  const entry = buildTextBackedDocument(uri, d, fields, readFileText(unit.file.bytes, memo));
-  const resource = buildJoinedDescriptionResource(d, sentence, joinSentences, content, priority);
-  attachDerived(entry, content, resource);
-  documents.set(d, entry);
+  const entry = buildTextBackedDocument(d, fields, content);
+  const resource = buildDocumentResource(entry, scope);
+  attachResource(entry, resource);
+  attachDerivedEntry(d, entry);
   unit.entry = entry;
   unit.resource = resource;
 }
@@ -236,32 +249,6 @@ export function buildTemplates(scheme: string): ResourceTemplateEntry[] {
       annotations: { priority: PRIORITY.skillFileTemplate },
     },
   ];
-}
-
-/**
- * The non-blank parts, each trimmed with its whitespace runs collapsed to one space, joined by spaces (with
- * `join`: the result is kept, and a flat string is smaller than a concatenation).
- */
-function joinSentences(parts: readonly (string | undefined)[]): string {
-  const kept: string[] = [];
-  for (const p of parts) {
-    if (p === undefined) continue;
-    const part = collapseWhitespace(p.trim());
-    if (part !== '') kept.push(part);
-  }
-  return kept.length === 1 ? kept[0]! : kept.join(' ');
-}
-
-/**
- * What `text.replace(/\s+/g, ' ')` answers, without running the pattern on text that has nothing to collapse
- * (most descriptions: single spaces only).
- */
-function collapseWhitespace(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 ? isWhitespace(text.charCodeAt(i + 1)) : isWhitespace(c)) return text.replace(/\s+/g, ' ');
-  }
-  return text;
 }
 
 /**

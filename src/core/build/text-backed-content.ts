@@ -7,7 +7,7 @@
  */
 import { type FileText, formatTime, hashPacked, packDigest, unpackDigest } from '../content.js';
 import { sharedGetter } from '../shared-getter.js';
-import type { ManifestEntry, ServedContent } from '../types.js';
+import type { ManifestEntry, ServedContent, SourceFile } from '../types.js';
 
 class TextBackedContent {
   readonly #text: FileText;
@@ -17,32 +17,41 @@ class TextBackedContent {
    * digest (on L, 10,000 hashes were ~0.1 s of its CPU); a host's read or a manifest asks for it.
    */
   #digest: string | undefined;
-  /** The path and time it was served for (`readServedFor`), so a memo keeps the content alone. */
+  /** The path it was served for (`readServedFor`), so a memo keeps the content alone. */
   readonly #path: string;
-  /** Also what `lastModified` is spelled from when asked (a string each: ~4 MB on XL). */
-  readonly #mtimeMs: number;
+  /**
+   * The file served: `bytes` are its, and its mtime is the time it was served for and what `lastModified` is
+   * spelled from when asked (the file is held anyway: a time of its own was a boxed number a file, and the
+   * spelled time a string each, ~4 MB on XL).
+   */
+  readonly #file: Pick<SourceFile, 'bytes' | 'mtimeMs'>;
 
   constructor(
-    head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
+    head: Pick<ServedContent, 'uri' | 'mimeType'>,
     text: FileText,
     digest: string | undefined,
-    size: number,
     path: string,
-    mtimeMs: number,
+    file: Pick<SourceFile, 'bytes' | 'mtimeMs'>,
   ) {
     this.#text = text;
     this.#digest = digest;
     this.#path = path;
-    this.#mtimeMs = mtimeMs;
+    this.#file = file;
     Object.assign(this, head);
+    Object.defineProperty(this, 'bytes', CONTENT_BYTES);
     Object.defineProperty(this, 'text', CONTENT_TEXT);
     Object.defineProperty(this, 'digest', CONTENT_DIGEST);
-    (this as { size?: number }).size = size;
-    if (formatTime(mtimeMs) !== undefined) Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
+    (this as { size?: number }).size = file.bytes.byteLength;
+    if (formatTime(file.mtimeMs) !== undefined)
+      Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
+  }
+
+  static bytes(content: TextBackedContent): Uint8Array {
+    return content.#file.bytes;
   }
 
   static lastModified(content: TextBackedContent): string | undefined {
-    return formatTime(content.#mtimeMs);
+    return formatTime(content.#file.mtimeMs);
   }
 
   static text(content: TextBackedContent): string {
@@ -50,7 +59,7 @@ class TextBackedContent {
   }
 
   static digest(content: TextBackedContent): string {
-    content.#digest ??= hashPacked((content as unknown as ServedContent).bytes);
+    content.#digest ??= hashPacked(content.#file.bytes);
     return unpackDigest(content.#digest);
   }
 
@@ -60,9 +69,11 @@ class TextBackedContent {
   }
 
   static servedFor(content: object): { readonly path: string; readonly mtimeMs: number } | undefined {
-    return #path in content ? { path: content.#path, mtimeMs: content.#mtimeMs } : undefined;
+    return #path in content ? { path: content.#path, mtimeMs: content.#file.mtimeMs } : undefined;
   }
 }
+
+const CONTENT_BYTES = sharedGetter(TextBackedContent.bytes);
 
 const CONTENT_TEXT = sharedGetter(TextBackedContent.text);
 
@@ -71,21 +82,21 @@ const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
 const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
 
 /**
- * Served content whose `text` is `text` read when asked (the bytes must be valid UTF-8), whose `digest` is
- * `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256 of `head.bytes` made on the
- * first ask, and whose `lastModified` is `formatTime(mtimeMs)` spelled when asked (absent when that is
- * undefined): `head`, then `text`, `digest`, `size`, `lastModified`, in that key order; it keeps the `path` and
- * `mtimeMs` it was served for (`readServedFor`).
+ * Served content of `file` whose `bytes` are the file's, whose `text` is `text` read when asked (the bytes must be
+ * valid UTF-8), whose `digest` is `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256
+ * of the bytes made on the first ask, and whose `lastModified` is `formatTime(file.mtimeMs)` spelled when asked
+ * (absent when that is undefined): `head`, then `bytes`, `text`, `digest`, `size` (the bytes' length),
+ * `lastModified`, in that key order; it keeps the `path` and the file's `mtimeMs` it was served for
+ * (`readServedFor`).
  */
 export function buildTextBackedContent(
-  head: Pick<ServedContent, 'uri' | 'mimeType' | 'bytes'>,
+  head: Pick<ServedContent, 'uri' | 'mimeType'>,
   text: FileText,
   digest: string | undefined,
-  size: number,
   path: string,
-  mtimeMs: number,
+  file: Pick<SourceFile, 'bytes' | 'mtimeMs'>,
 ): ServedContent {
-  return new TextBackedContent(head, text, digest, size, path, mtimeMs) as unknown as ServedContent;
+  return new TextBackedContent(head, text, digest, path, file) as unknown as ServedContent;
 }
 
 class ContentManifestEntry {

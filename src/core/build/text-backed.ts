@@ -13,6 +13,7 @@ import type { FileText } from '../content.js';
 import { readSections, type SectionList } from '../markdown.js';
 import { sharedGetter } from '../shared-getter.js';
 import type { DocumentEntry, DocumentSection, ListedResource, ServedContent, SkillEntry } from '../types.js';
+import { joinSentences } from './sentences.js';
 
 /**
  * What a document's entry and listed resource read their id, path, scope, texts, body and sections from when
@@ -30,18 +31,18 @@ export interface Described {
 }
 
 class TextBackedDocument {
-  readonly #text: FileText;
   readonly #described: Described;
-  /** What was derived with this entry (`attachDerived`): a memo keeps the entry alone and finds them here. */
-  #content: ServedContent | undefined;
+  /** The served content: `uri` is its, and `body` and `sections` are read from its `text`. */
+  readonly #content: ServedContent;
+  /** The listed resource derived with this entry (`attachResource`): a parse keeps the entry alone. */
   #resource: ListedResource | undefined;
 
-  constructor(uri: string, described: Described, fields: DocumentEntry['fields'], text: FileText) {
-    this.#text = text;
+  constructor(described: Described, fields: DocumentEntry['fields'], content: ServedContent) {
     this.#described = described;
-    const own = this as { uri?: string; fields?: DocumentEntry['fields'] };
+    this.#content = content;
+    const own = this as { fields?: DocumentEntry['fields'] };
     Object.defineProperty(this, 'id', DOCUMENT_ID);
-    own.uri = uri;
+    Object.defineProperty(this, 'uri', DOCUMENT_URI);
     Object.defineProperty(this, 'path', DOCUMENT_PATH);
     Object.defineProperty(this, 'title', DOCUMENT_TITLE);
     Object.defineProperty(this, 'scope', DOCUMENT_SCOPE);
@@ -56,26 +57,31 @@ class TextBackedDocument {
     return entry.#described;
   }
 
-  static attach(entry: TextBackedDocument, content: ServedContent, resource: ListedResource): void {
-    entry.#content = content;
+  static content(entry: TextBackedDocument): ServedContent {
+    return entry.#content;
+  }
+
+  static attach(entry: TextBackedDocument, resource: ListedResource): void {
     entry.#resource = resource;
   }
 
   static derived(entry: TextBackedDocument): DerivedWith {
-    return { content: entry.#content!, resource: entry.#resource! };
+    return { content: entry.#content, resource: entry.#resource! };
   }
 
   static body(entry: TextBackedDocument): string {
-    return (entry.#text.decode() as string).slice(entry.#described.bodyStart);
+    return entry.#content.text!.slice(entry.#described.bodyStart);
   }
 
   static sections(entry: TextBackedDocument): DocumentSection[] {
-    return readSections(entry.#text.decode() as string, entry.#described.sections);
+    return readSections(entry.#content.text!, entry.#described.sections);
   }
 }
 
 // One function each, not one made per key: a keyed read shared by six keys would be a megamorphic load.
 const DOCUMENT_ID = sharedGetter((entry: TextBackedDocument) => TextBackedDocument.described(entry).id);
+
+const DOCUMENT_URI = sharedGetter((entry: TextBackedDocument) => TextBackedDocument.content(entry).uri);
 
 const DOCUMENT_PATH = sharedGetter((entry: TextBackedDocument) => TextBackedDocument.described(entry).path);
 
@@ -101,29 +107,28 @@ export interface DerivedWith {
   readonly resource: ListedResource;
 }
 
-/** Records on `entry` (from `buildTextBackedDocument`) the content and resource derived with it. */
-export function attachDerived(entry: DocumentEntry, content: ServedContent, resource: ListedResource): void {
-  TextBackedDocument.attach(entry as unknown as TextBackedDocument, content, resource);
+/** Records on `entry` (from `buildTextBackedDocument`) the resource derived with it (`buildDocumentResource`). */
+export function attachResource(entry: DocumentEntry, resource: ListedResource): void {
+  TextBackedDocument.attach(entry as unknown as TextBackedDocument, resource);
 }
 
-/** What `attachDerived` recorded on `entry`. */
+/** The content `entry` was built over and the resource `attachResource` recorded on it. */
 export function readDerived(entry: DocumentEntry): DerivedWith {
   return TextBackedDocument.derived(entry as unknown as TextBackedDocument);
 }
 
 /**
- * A document's entry: `id`, `uri`, `path`, `title`, `scope`, `description`, `whenToUse` (when `described` has
- * one), `fields`, `body` (the file's text from `bodyStart`) and `sections` (read from their ranges into that
- * text), in that key order. All but `uri` and `fields` are `described`'s, read when asked; the body and sections
- * are read anew each time.
+ * A document's entry: `id`, `uri` (`content`'s), `path`, `title`, `scope`, `description`, `whenToUse` (when
+ * `described` has one), `fields`, `body` (`content.text` from `bodyStart`) and `sections` (read from their ranges
+ * into that text), in that key order. All but `fields` are read when asked; the body and sections anew each time
+ * (text-backed content decodes its bytes at each ask).
  */
 export function buildTextBackedDocument(
-  uri: string,
   described: Described,
   fields: DocumentEntry['fields'],
-  text: FileText,
+  content: ServedContent,
 ): DocumentEntry {
-  return new TextBackedDocument(uri, described, fields, text) as unknown as DocumentEntry;
+  return new TextBackedDocument(described, fields, content) as unknown as DocumentEntry;
 }
 
 class TextBackedSkill {
@@ -163,30 +168,21 @@ export function buildTextBackedSkill(
   return new TextBackedSkill(head, text, bodyStart, tail) as unknown as SkillEntry;
 }
 
-/** What a description is joined from: a document's description and when-to-use, and its scope's sentence. */
-type Parts = readonly [string | undefined, string | undefined, string | undefined];
+/** What a document's listed resource says of its scope: the sentence its description ends with, its priority. */
+export interface ResourceScope {
+  readonly sentence: string | undefined;
+  readonly priority: number;
+}
 
-class JoinedDescriptionResource {
-  readonly #described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>;
-  readonly #sentence: string | undefined;
-  readonly #join: (parts: Parts) => string;
-  /** What `annotations` are made of when asked (an object and a boxed number each: ~5 MB on XL). */
-  readonly #priority: number;
-  /** The served content whose URI, MIME type, size and `lastModified` the resource carries. */
-  readonly #content: Listed;
+class DocumentResource {
+  /** The entry (from `buildTextBackedDocument`): the parse and the served content are read through it. */
+  readonly #entry: TextBackedDocument;
+  /** Shared by every document of one scope (two fields a document, not a sentence and a boxed number each). */
+  readonly #scope: ResourceScope;
 
-  constructor(
-    described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>,
-    sentence: string | undefined,
-    join: (parts: Parts) => string,
-    content: Listed,
-    priority: number,
-  ) {
-    this.#described = described;
-    this.#sentence = sentence;
-    this.#join = join;
-    this.#priority = priority;
-    this.#content = content;
+  constructor(entry: TextBackedDocument, scope: ResourceScope) {
+    this.#entry = entry;
+    this.#scope = scope;
     Object.defineProperty(this, 'uri', RESOURCE_URI);
     Object.defineProperty(this, 'name', RESOURCE_NAME);
     Object.defineProperty(this, 'title', RESOURCE_TITLE);
@@ -196,79 +192,56 @@ class JoinedDescriptionResource {
     Object.defineProperty(this, 'annotations', RESOURCE_ANNOTATIONS);
   }
 
-  static annotations(resource: JoinedDescriptionResource): ListedResource['annotations'] {
-    const priority = resource.#priority;
-    const lastModified = resource.#content.lastModified;
+  static annotations(resource: DocumentResource): ListedResource['annotations'] {
+    const priority = resource.#scope.priority;
+    const lastModified = DocumentResource.content(resource).lastModified;
     // Literals, one shape each (see `buildAnnotations` in entries.ts).
     return lastModified === undefined ? { priority } : { priority, lastModified };
   }
 
-  static sentence(resource: JoinedDescriptionResource): string | undefined {
-    return resource.#sentence;
+  static scope(resource: DocumentResource): ResourceScope {
+    return resource.#scope;
   }
 
-  static described(resource: JoinedDescriptionResource): Pick<Described, 'id' | 'title'> {
-    return resource.#described;
+  static described(resource: DocumentResource): Described {
+    return TextBackedDocument.described(resource.#entry);
   }
 
-  static content(resource: JoinedDescriptionResource): Listed {
-    return resource.#content;
+  static content(resource: DocumentResource): ServedContent {
+    return TextBackedDocument.content(resource.#entry);
   }
 
-  static description(resource: JoinedDescriptionResource): string {
-    const described = resource.#described;
-    return resource.#join([described.description, described.whenToUse, resource.#sentence]);
+  static description(resource: DocumentResource): string {
+    const described = DocumentResource.described(resource);
+    return joinSentences([described.description, described.whenToUse, resource.#scope.sentence]);
   }
 }
 
-/** What a listed resource carries of its served content. */
-type Listed = Pick<ServedContent, 'uri' | 'mimeType' | 'size' | 'lastModified'>;
+const RESOURCE_URI = sharedGetter((r: DocumentResource) => DocumentResource.content(r).uri);
 
-const RESOURCE_URI = sharedGetter((r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).uri);
+const RESOURCE_NAME = sharedGetter((r: DocumentResource) => DocumentResource.described(r).id);
 
-const RESOURCE_NAME = sharedGetter(
-  (r: JoinedDescriptionResource) => JoinedDescriptionResource.described(r).id,
-);
+const RESOURCE_TITLE = sharedGetter((r: DocumentResource) => DocumentResource.described(r).title);
 
-const RESOURCE_TITLE = sharedGetter(
-  (r: JoinedDescriptionResource) => JoinedDescriptionResource.described(r).title,
-);
+const RESOURCE_DESCRIPTION = sharedGetter(DocumentResource.description);
 
-const RESOURCE_DESCRIPTION = sharedGetter(JoinedDescriptionResource.description);
+const RESOURCE_MIME_TYPE = sharedGetter((r: DocumentResource) => DocumentResource.content(r).mimeType);
 
-const RESOURCE_MIME_TYPE = sharedGetter(
-  (r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).mimeType,
-);
+const RESOURCE_SIZE = sharedGetter((r: DocumentResource) => DocumentResource.content(r).size);
 
-const RESOURCE_SIZE = sharedGetter(
-  (r: JoinedDescriptionResource) => JoinedDescriptionResource.content(r).size,
-);
-
-const RESOURCE_ANNOTATIONS = sharedGetter(JoinedDescriptionResource.annotations);
+const RESOURCE_ANNOTATIONS = sharedGetter(DocumentResource.annotations);
 
 /**
- * A document's listed resource, every field read when asked: `uri` (the content's), `name` (the id), `title`,
- * `description` (`join([described.description, described.whenToUse, sentence])`), `mimeType`, `size`, then
- * `annotations` (`priority` and the content's `lastModified`), in that key order. `sentence` is a string the
- * catalog holds anyway (the scope's); `join` must be pure.
+ * A document's listed resource, every field read when asked from `entry` (from `buildTextBackedDocument`) and
+ * `scope`: `uri` (the content's), `name` (the id), `title`, `description` (`joinSentences([description,
+ * whenToUse, scope.sentence])`), `mimeType`, `size`, then `annotations` (`scope.priority` and the content's
+ * `lastModified`), in that key order.
  */
-export function buildJoinedDescriptionResource(
-  described: Pick<Described, 'id' | 'title' | 'description' | 'whenToUse'>,
-  sentence: string | undefined,
-  join: (parts: Parts) => string,
-  content: Listed,
-  priority: number,
-): ListedResource {
-  return new JoinedDescriptionResource(
-    described,
-    sentence,
-    join,
-    content,
-    priority,
-  ) as unknown as ListedResource;
+export function buildDocumentResource(entry: DocumentEntry, scope: ResourceScope): ListedResource {
+  return new DocumentResource(entry as unknown as TextBackedDocument, scope) as unknown as ListedResource;
 }
 
-/** The scope sentence a resource from `buildJoinedDescriptionResource` ends its description with. */
-export function readDescriptionSentence(resource: ListedResource): string | undefined {
-  return JoinedDescriptionResource.sentence(resource as unknown as JoinedDescriptionResource);
+/** The scope a resource from `buildDocumentResource` was built with. */
+export function readResourceScope(resource: ListedResource): ResourceScope {
+  return DocumentResource.scope(resource as unknown as DocumentResource);
 }

@@ -8,8 +8,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  buildJoinedDescriptionResource,
+  attachResource,
+  buildDocumentResource,
   buildTextBackedDocument,
+  readDerived,
 } from '../../../src/core/build/text-backed.js';
 import {
   buildManifestEntry,
@@ -27,14 +29,10 @@ const DIGEST_B = `sha256:${'1b'.repeat(32)}`;
 
 /** Served text content at `uri` handed no digest (it makes its own when asked). */
 function buildUnhashedContent(uri: string, bytes: Uint8Array): ServedContent {
-  return buildTextBackedContent(
-    { uri, mimeType: 'text/markdown', bytes },
-    new FileText(bytes),
-    undefined,
-    bytes.byteLength,
-    'a.md',
-    1,
-  );
+  return buildTextBackedContent({ uri, mimeType: 'text/markdown' }, new FileText(bytes), undefined, 'a.md', {
+    bytes,
+    mtimeMs: 1,
+  });
 }
 
 const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -53,7 +51,6 @@ describe('text-backed values', () => {
   it("a document entry: its parse's fields, then body and sections read from the text", () => {
     const make = (id: string) =>
       buildTextBackedDocument(
-        `x://document/${id}`,
         {
           id,
           path: `knowledge/documents/${id}.md`,
@@ -73,7 +70,7 @@ describe('text-backed values', () => {
           ],
         },
         {},
-        new FileText(encoder.encode(TEXT)),
+        buildUnhashedContent(`x://document/${id}`, encoder.encode(TEXT)),
       );
     const a = make('team/a');
     const b = make('team/b');
@@ -98,23 +95,25 @@ describe('text-backed values', () => {
     expect(a.description).toBe('D.');
     expect(a.whenToUse).toBe('W.');
     expect([a.id, a.path, a.scope]).toEqual(['team/a', 'knowledge/documents/team/a.md', 'team']);
-    const keys = ['id', 'path', 'title', 'scope', 'description', 'whenToUse', 'body', 'sections'];
+    expect(a.uri).toBe('x://document/team/a');
+    const keys = ['id', 'uri', 'path', 'title', 'scope', 'description', 'whenToUse', 'body', 'sections'];
     expect(accessorsOf(a, keys)).toEqual(accessorsOf(b, keys));
   });
 
   it('served content: head, then text, digest, size and lastModified, in that order', () => {
-    const make = (uri: string, digest: string, size: number, mtimeMs: number) =>
-      buildTextBackedContent(
-        { uri, mimeType: 'text/markdown', bytes: encoder.encode(TEXT) },
-        new FileText(encoder.encode(TEXT)),
+    const make = (uri: string, digest: string, text: string, mtimeMs: number) => {
+      const bytes = encoder.encode(text);
+      return buildTextBackedContent(
+        { uri, mimeType: 'text/markdown' },
+        new FileText(bytes),
         packDigest(digest),
-        size,
         'knowledge/documents/a.md',
-        mtimeMs,
+        { bytes, mtimeMs },
       );
-    const a = make('x://a', DIGEST_A, 3, Date.parse('2026-12-01T00:00:00.000Z'));
+    };
+    const a = make('x://a', DIGEST_A, TEXT, Date.parse('2026-12-01T00:00:00.000Z'));
     // No time a host can be told: no lastModified, as formatTime answers.
-    const b = make('x://b', DIGEST_B, 4, 0);
+    const b = make('x://b', DIGEST_B, 'abcd', 0);
     expect(Object.keys(a)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size', 'lastModified']);
     expect(Object.keys(b)).toEqual(['uri', 'mimeType', 'bytes', 'text', 'digest', 'size']);
     expect(a.text).toBe(TEXT);
@@ -124,12 +123,13 @@ describe('text-backed values', () => {
       bytes: encoder.encode(TEXT),
       text: TEXT,
       digest: DIGEST_A,
-      size: 3,
+      size: encoder.encode(TEXT).byteLength,
       lastModified: '2026-12-01T00:00:00.000Z',
     });
-    expect(accessorsOf(a, ['text', 'digest'])).toEqual(accessorsOf(b, ['text', 'digest']));
+    expect(b.size).toBe(4);
+    expect(accessorsOf(a, ['bytes', 'text', 'digest'])).toEqual(accessorsOf(b, ['bytes', 'text', 'digest']));
     expect(accessorsOf(a, ['lastModified'])).toEqual(
-      accessorsOf(make('x://c', DIGEST_B, 4, 1), ['lastModified']),
+      accessorsOf(make('x://c', DIGEST_B, 'abcd', 1), ['lastModified']),
     );
   });
 
@@ -163,17 +163,33 @@ describe('text-backed values', () => {
     }
   });
 
-  it('a listed resource: every field read from its parse and its content, the description joined', () => {
-    const join = (parts: readonly (string | undefined)[]) => parts.filter(Boolean).join(' ');
-    const make = (uri: string) =>
-      buildJoinedDescriptionResource(
-        { id: 'n', title: 't', description: 'One.' },
-        'Three.',
-        join,
-        { uri, mimeType: 'text/markdown', size: 9, lastModified: '2026-12-01T00:00:00.000Z' },
-        0.5,
+  it('a listed resource: every field read from its entry and its scope, the description joined', () => {
+    const bytes = encoder.encode('123456789');
+    const make = (id: string) => {
+      const content = buildTextBackedContent(
+        { uri: `x://${id}`, mimeType: 'text/markdown' },
+        new FileText(bytes),
+        packDigest(DIGEST_A),
+        `knowledge/documents/${id}.md`,
+        { bytes, mtimeMs: Date.parse('2026-12-01T00:00:00.000Z') },
       );
-    const a = make('x://a');
+      const described = {
+        id,
+        path: `knowledge/documents/${id}.md`,
+        scope: 's',
+        title: 't',
+        description: ' One.  ',
+        bodyStart: 0,
+        sections: [],
+      };
+      const entry = buildTextBackedDocument(described, {}, content);
+      const resource = buildDocumentResource(entry, { sentence: 'Three.', priority: 0.5 });
+      attachResource(entry, resource);
+      expect(readDerived(entry)).toEqual({ content, resource });
+      expect(readDerived(entry).resource).toBe(resource);
+      return resource;
+    };
+    const a = make('n');
     expect(Object.keys(a)).toEqual([
       'uri',
       'name',
@@ -188,7 +204,7 @@ describe('text-backed values', () => {
     expect(JSON.parse(JSON.stringify(a)).description).toBe('One. Three.');
     expect(a.annotations).toEqual({ priority: 0.5, lastModified: '2026-12-01T00:00:00.000Z' });
     expect({ ...a }).toEqual({
-      uri: 'x://a',
+      uri: 'x://n',
       name: 'n',
       title: 't',
       description: 'One. Three.',
@@ -197,6 +213,6 @@ describe('text-backed values', () => {
       annotations: { priority: 0.5, lastModified: '2026-12-01T00:00:00.000Z' },
     });
     const keys = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations'];
-    expect(accessorsOf(a, keys)).toEqual(accessorsOf(make('x://b'), keys));
+    expect(accessorsOf(a, keys)).toEqual(accessorsOf(make('m'), keys));
   });
 });
