@@ -52,7 +52,7 @@ import {
   readPackedDigest,
   readServedFor,
 } from './text-backed-content.js';
-import type { DocumentUnit, SkillUnit } from './units.js';
+import { type DocumentUnit, type SkillUnit, setDerived } from './units.js';
 
 /** The order a picker sorts by; only the order carries meaning. */
 export const PRIORITY = {
@@ -145,23 +145,19 @@ export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument
   const content = serve(memo, uri, d.path, unit.file);
   const scope = resourceScopeOf(memo, frame, d.scope);
   const { fields } = checkDocumentFields(d, frame.documentFields, memo);
-  unit.content = content;
   const previous = readDerivedEntry(d) as DocumentEntry | undefined;
   if (previous?.fields === fields) {
     const made = readDerived(previous);
     const was = readResourceScope(made.resource);
     if (made.content === content && was.sentence === scope.sentence && was.priority === scope.priority) {
-      unit.entry = previous;
-      unit.resource = made.resource;
+      setDerived(unit, previous);
       return;
     }
   }
   const entry = buildTextBackedDocument(d, fields, content);
-  const resource = buildDocumentResource(entry, scope);
-  attachResource(entry, resource);
+  attachResource(entry, buildDocumentResource(entry, scope));
   attachDerivedEntry(d, entry);
-  unit.entry = entry;
-  unit.resource = resource;
+  setDerived(unit, entry);
 }
 
 /** The files a skill serves besides SKILL.md — its own and the shared base — sorted by path. */

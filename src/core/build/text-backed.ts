@@ -69,6 +69,10 @@ class TextBackedDocument {
     return { content: entry.#content, resource: entry.#resource! };
   }
 
+  static resource(entry: TextBackedDocument): ListedResource {
+    return entry.#resource!;
+  }
+
   static body(entry: TextBackedDocument): string {
     return entry.#content.text!.slice(entry.#described.bodyStart);
   }
@@ -110,6 +114,16 @@ export interface DerivedWith {
 /** Records on `entry` (from `buildTextBackedDocument`) the resource derived with it (`buildDocumentResource`). */
 export function attachResource(entry: DocumentEntry, resource: ListedResource): void {
   TextBackedDocument.attach(entry as unknown as TextBackedDocument, resource);
+}
+
+/** The content `entry` (from `buildTextBackedDocument`) was built over. */
+export function readDerivedContent(entry: DocumentEntry): ServedContent {
+  return TextBackedDocument.content(entry as unknown as TextBackedDocument);
+}
+
+/** The resource `attachResource` recorded on `entry`. */
+export function readDerivedResource(entry: DocumentEntry): ListedResource {
+  return TextBackedDocument.resource(entry as unknown as TextBackedDocument);
 }
 
 /** The content `entry` was built over and the resource `attachResource` recorded on it. */
