@@ -41,13 +41,17 @@ class TextBackedContent {
     Object.defineProperty(this, 'bytes', CONTENT_BYTES);
     Object.defineProperty(this, 'text', CONTENT_TEXT);
     Object.defineProperty(this, 'digest', CONTENT_DIGEST);
-    (this as { size?: number }).size = file.bytes.byteLength;
+    Object.defineProperty(this, 'size', CONTENT_SIZE);
     if (formatTime(file.mtimeMs) !== undefined)
       Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
   }
 
   static bytes(content: TextBackedContent): Uint8Array {
     return content.#file.bytes;
+  }
+
+  static size(content: TextBackedContent): number {
+    return content.#file.bytes.byteLength;
   }
 
   static lastModified(content: TextBackedContent): string | undefined {
@@ -77,6 +81,8 @@ const CONTENT_BYTES = sharedGetter(TextBackedContent.bytes);
 
 const CONTENT_TEXT = sharedGetter(TextBackedContent.text);
 
+const CONTENT_SIZE = sharedGetter(TextBackedContent.size);
+
 const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
 
 const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
@@ -86,7 +92,7 @@ const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
  * valid UTF-8), whose `digest` is `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256
  * of the bytes made on the first ask, and whose `lastModified` is `formatTime(file.mtimeMs)` spelled when asked
  * (absent when that is undefined): `head`, then `bytes`, `text`, `digest`, `size` (the bytes' length),
- * `lastModified`, in that key order; it keeps the `path` and the file's `mtimeMs` it was served for
+ * `lastModified`, in that key order, every one but `head` read through the file when asked; it keeps the `path` and the file's `mtimeMs` it was served for
  * (`readServedFor`).
  */
 export function buildTextBackedContent(

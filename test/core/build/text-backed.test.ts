@@ -127,7 +127,8 @@ describe('text-backed values', () => {
       lastModified: '2026-12-01T00:00:00.000Z',
     });
     expect(b.size).toBe(4);
-    expect(accessorsOf(a, ['bytes', 'text', 'digest'])).toEqual(accessorsOf(b, ['bytes', 'text', 'digest']));
+    const keys = ['bytes', 'text', 'digest', 'size'];
+    expect(accessorsOf(a, keys)).toEqual(accessorsOf(b, keys));
     expect(accessorsOf(a, ['lastModified'])).toEqual(
       accessorsOf(make('x://c', DIGEST_B, 'abcd', 1), ['lastModified']),
     );
