@@ -25,27 +25,50 @@ const COPY = -1;
  */
 type Texts = readonly [string | number, number, string | number, number, string | number | undefined, number];
 
+/**
+ * A text as kept: its range in the bytes as one small integer (start × 2^16 + length: a V8 small integer, so no
+ * boxed number and one field, not two), or the string itself (absent: undefined).
+ */
+type Kept = string | number | undefined;
+
+const SPAN = 0x1_0000;
+/** A range starts below this to be kept as one small integer (2^31 − 1 is the largest). */
+const MAX_START = 0x8000;
+
+function keep(bytes: Uint8Array | undefined, start: string | number | undefined, end: number): Kept {
+  if (end === COPY) return start as string | undefined;
+  const from = start as number;
+  // A range too far into the file or too long for one small integer (rare: a front matter's values come first)
+  // is kept as a copy, which every document's was before.
+  return from < MAX_START && end - from < SPAN ? from * SPAN + (end - from) : decodeAscii(bytes!, from, end);
+}
+
+function readKept(bytes: Uint8Array | undefined, kept: Kept): string | undefined {
+  if (typeof kept !== 'number') return kept;
+  const from = kept >>> 16;
+  return decodeAscii(bytes!, from, from + (kept & 0xffff));
+}
+
+/** The tuple half `Texts` has for `kept`. */
+function spanOf(kept: Kept): readonly [string | number | undefined, number] {
+  if (typeof kept !== 'number') return [kept, COPY];
+  const from = kept >>> 16;
+  return [from, from + (kept & 0xffff)];
+}
+
 class RangedDocument {
   readonly #bytes: Uint8Array | undefined;
-  readonly #title: string | number;
-  readonly #titleEnd: number;
-  readonly #description: string | number;
-  readonly #descriptionEnd: number;
-  readonly #whenToUse: string | number | undefined;
-  readonly #whenToUseEnd: number;
+  readonly #title: Kept;
+  readonly #description: Kept;
+  readonly #whenToUse: Kept;
   /** What a builder derived from this parse (`attachDerivedEntry`): kept here, not in a weak table beside it. */
   #entry: object | undefined;
 
   constructor(head: Head, bytes: Uint8Array | undefined, texts: Texts, tail: Tail) {
     this.#bytes = bytes;
-    [
-      this.#title,
-      this.#titleEnd,
-      this.#description,
-      this.#descriptionEnd,
-      this.#whenToUse,
-      this.#whenToUseEnd,
-    ] = texts;
+    this.#title = keep(bytes, texts[0], texts[1]);
+    this.#description = keep(bytes, texts[2], texts[3]);
+    this.#whenToUse = keep(bytes, texts[4], texts[5]);
     Object.assign(this, head);
     Object.defineProperty(this, 'title', TITLE);
     Object.defineProperty(this, 'description', DESCRIPTION);
@@ -66,25 +89,19 @@ class RangedDocument {
   }
 
   static texts(d: RangedDocument): Texts {
-    return [d.#title, d.#titleEnd, d.#description, d.#descriptionEnd, d.#whenToUse, d.#whenToUseEnd];
+    return [...spanOf(d.#title), ...spanOf(d.#description), ...spanOf(d.#whenToUse)] as unknown as Texts;
   }
 
   static title(d: RangedDocument): string {
-    return d.#titleEnd === COPY
-      ? (d.#title as string)
-      : decodeAscii(d.#bytes!, d.#title as number, d.#titleEnd);
+    return readKept(d.#bytes, d.#title)!;
   }
 
   static description(d: RangedDocument): string {
-    return d.#descriptionEnd === COPY
-      ? (d.#description as string)
-      : decodeAscii(d.#bytes!, d.#description as number, d.#descriptionEnd);
+    return readKept(d.#bytes, d.#description)!;
   }
 
   static whenToUse(d: RangedDocument): string | undefined {
-    return d.#whenToUseEnd === COPY
-      ? (d.#whenToUse as string | undefined)
-      : decodeAscii(d.#bytes!, d.#whenToUse as number, d.#whenToUseEnd);
+    return readKept(d.#bytes, d.#whenToUse);
   }
 }
 

@@ -60,6 +60,27 @@ describe('buildParsedDocument', () => {
       { numRuns: 2_000 },
     );
   });
+
+  it('keeps a text spelled far into the file or longer than 64 KiB as the same string (a copy)', () => {
+    const head = { id: 'team/a', path: 'knowledge/documents/team/a.md', scope: 'team' };
+    const tail = { extraKeys: new Map(), bodyStart: 0, uriLines: [], sections: [] };
+    const long = 'L'.repeat(70_000);
+    for (const [before, title, description, whenToUse] of [
+      ['', 'Near.', 'Also near.', undefined],
+      ['x'.repeat(32_767), 'Just in.', 'Beside.', 'When.'],
+      ['x'.repeat(32_768), 'Just out.', 'Beside.', undefined],
+      ['x'.repeat(100_000), 'Far.', long, 'Far too.'],
+      ['', 'T', 'y'.repeat(65_535), 'z'.repeat(65_536)],
+    ] as const) {
+      const text = `${before}\n${title}\n${description}\n${whenToUse ?? ''}\n`;
+      const bytes = encoder.encode(text);
+      const d = buildParsedDocument(head, bytes, text, title, description, whenToUse, tail);
+      const plain = former(head, title, description, whenToUse, tail);
+      expect({ ...d }).toEqual(plain);
+      const crossed = unpackDocumentRead(structuredClone(packDocumentRead(d)), bytes.slice());
+      expect({ ...(crossed as object) }).toEqual(plain);
+    }
+  });
 });
 
 describe('readDocument', () => {
