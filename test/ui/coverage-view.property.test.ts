@@ -1,6 +1,7 @@
 /**
  * The dashboard's coverage view, against its former definition (a set of served ids, a set of named ids, then the
- * served ones not named): the same topics with the same served flags, the same uncovered items, the same count.
+ * served ones not named): the same topics with the same served flags, the same uncovered items, the same count;
+ * each topic's ids are the catalog topic's own array, not a copy.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -37,7 +38,14 @@ describe('buildCoverageView', () => {
           const catalog = makeCatalog({ documents, topics: named.map((ids) => ({ documents: ids })) });
           const view = buildCoverageView(catalog);
           const former = formerDocumentsView(catalog);
-          expect(view.topics.map((topic) => topic.documents)).toEqual(former.topics);
+          // The former view had an `{ id, served }` per id a topic names; this one has the ids and those missing.
+          const items = view.topics.map(({ documents }) =>
+            documents.ids.map((id) => ({ id, served: !documents.missing.has(id) })),
+          );
+          expect(items).toEqual(former.topics);
+          catalog.coverage.topics.forEach((topic, i) => {
+            expect(view.topics[i]!.documents.ids).toBe(topic.documents);
+          });
           expect(view.uncovered.filter((item) => item.kind === 'document')).toEqual(former.uncovered);
           expect(view.documents).toBe(former.documents);
         },

@@ -114,12 +114,8 @@ describe('buildCoverageView', () => {
         id: 'basics',
         title: 'Topic 0',
         scope: 'any',
-        documents: [
-          { id: 'any/a', served: true },
-          { id: 'any/b', served: true },
-          { id: 'any/gone', served: false },
-        ],
-        skills: [{ id: 'used', served: true }],
+        documents: { ids: ['any/a', 'any/b', 'any/gone'], missing: new Set(['any/gone']) },
+        skills: { ids: ['used'], missing: new Set() },
       },
     ]);
     expect(view.uncovered).toEqual([

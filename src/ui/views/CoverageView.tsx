@@ -5,7 +5,7 @@
 import { Fragment, memo, useMemo } from 'react';
 import { type Row, Rows, sectionRow } from '../components/Rows.js';
 import { Tint } from '../components/Tint.js';
-import type { CoverageView as Coverage, CoveredItem, MeterView } from '../dev-state.js';
+import type { CoverageView as Coverage, CoveredItems, MeterView } from '../dev-state.js';
 import { pluralize, toSingleLine } from '../format.js';
 
 /** `6 topics · 22 documents · 5 skills · 1 uncovered`. */
@@ -49,7 +49,9 @@ export function buildCoverageRows(coverage: Coverage): Row[] {
     });
   }
   for (const topic of coverage.topics) {
-    const counts = `${pluralize(topic.documents.length, 'doc')}, ${pluralize(topic.skills.length, 'skill')}`;
+    const documents = topic.documents.ids.length;
+    const skills = topic.skills.ids.length;
+    const counts = `${pluralize(documents, 'doc')}, ${pluralize(skills, 'skill')}`;
     rows.push({
       key: `topic:${topic.id}`,
       node: (
@@ -57,10 +59,10 @@ export function buildCoverageRows(coverage: Coverage): Row[] {
           <Tint bold>{toSingleLine(topic.id)}</Tint>
           <Tint tone="accent">{` [${toSingleLine(topic.scope)}]`}</Tint>
           <Tint dim>{` ${counts}`}</Tint>
-          {topic.documents.length + topic.skills.length > 0 ? ': ' : ''}
+          {documents + skills > 0 ? ': ' : ''}
           <Items items={topic.documents} />
-          {topic.documents.length > 0 && topic.skills.length > 0 ? ' · ' : ''}
-          {topic.skills.length > 0 ? 'skill ' : ''}
+          {documents > 0 && skills > 0 ? ' · ' : ''}
+          {skills > 0 ? 'skill ' : ''}
           <Items items={topic.skills} />
         </>
       ),
@@ -73,16 +75,16 @@ export function buildCoverageRows(coverage: Coverage): Row[] {
 }
 
 /** Comma-separated ids; one a topic names but the catalog does not serve is marked missing. */
-function Items({ items }: { readonly items: readonly CoveredItem[] }) {
+function Items({ items }: { readonly items: CoveredItems }) {
   return (
     <>
-      {items.map((item, index) => (
-        <Fragment key={item.id}>
+      {items.ids.map((id, index) => (
+        <Fragment key={id}>
           {index > 0 ? ', ' : ''}
-          {item.served ? (
-            toSingleLine(item.id)
+          {items.missing.has(id) ? (
+            <Tint tone="error">{`${toSingleLine(id)} (missing)`}</Tint>
           ) : (
-            <Tint tone="error">{`${toSingleLine(item.id)} (missing)`}</Tint>
+            toSingleLine(id)
           )}
         </Fragment>
       ))}
