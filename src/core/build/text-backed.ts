@@ -3,8 +3,10 @@
  * `sections`) and a skill's entry (`body`); and a document's listed resource, whose `description` is joined from
  * the sentences it is made of and whose `annotations` are made when asked (XL's 100,000 joined descriptions held
  * ~21 MB; a list page is serialized once per generation). A file's served content and a manifest entry are in
- * text-backed-content.ts. A document's entry also carries what the builder's memo would otherwise keep beside it
- * (what it was derived with). The bytes are what a store keeps of a file; the decoded text is not held beside
+ * text-backed-content.ts. The three of a document read through each other rather than each holding its own copy
+ * of a field: the entry holds the parse and the served content (its `uri`, `body` and `sections` come from the
+ * content), the resource holds the entry and one record per scope (`ResourceScope`: the sentence and priority), and
+ * the entry also carries the resource derived with it, which the parse keeps for the next build. The bytes are what a store keeps of a file; the decoded text is not held beside
  * them for the life of the catalog: each ask decodes it (`FileText.decode`), unless a build phase holds it at that
  * moment. Each is an own enumerable accessor, so these values compare, spread and serialize as plain data do, and
  * one getter is shared by every object (V8 keeps one shape for all of them, not one per object).
