@@ -31,6 +31,13 @@ export interface CoverageFindings {
   readonly skillScopes: ReadonlyMap<string, string>;
 }
 
+/**
+ * Checks the scope's topics against the served documents and skills: every finding as a diagnostic, and which
+ * scope covers each served skill. Its one write: each id a topic names that a served document has is replaced in
+ * the parsed scope's own array by that document's id string. The values are equal, so nothing observes it but
+ * the heap (on XL, the scope file's 100,000 ids are ~6 MB of strings of their own); a scope whose arrays are
+ * frozen would throw here, and none is.
+ */
 export function checkCoverage(input: CoverageInput): CoverageFindings {
   const { frame, availability, documentUnits, skillUnits, servedDocumentPaths, servedSkillIds } = input;
   const positionsById = input.servedDocumentIds;
