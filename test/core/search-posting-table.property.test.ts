@@ -60,4 +60,22 @@ describe('PostingTable', () => {
       { numRuns: 300 },
     );
   });
+  it('keeps every pair across the chunks, small and large, with runs and wide values split between them', () => {
+    // 70,000 pairs and their unit markers fill every small chunk (256 … 16,384 slots, doubling) and run on into
+    // the first large one; the seed makes runs of one unit, wide values and unit steps fall on the boundaries.
+    const random = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 70_000, seed: 18 });
+    const table = new PostingTable();
+    const model = new Map<string, [number, number][]>();
+    let unit = 0;
+    for (const r of random) {
+      unit += r % 3 === 0 ? 1 : 0;
+      const word = WORDS[r % WORDS.length]!;
+      const value = r % 97 === 0 ? 0xffff + (r % 5000) : r % 41;
+      table.add(table.intern(word), unit, value);
+      if (!model.has(word)) model.set(word, []);
+      model.get(word)!.push([unit, value]);
+    }
+    for (let at = 0; !table.finished; at++) table.finishSlice(1 + ((at * 7919) % 20_000));
+    check(table, model);
+  });
 });

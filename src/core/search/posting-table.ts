@@ -9,24 +9,34 @@ import { detachText } from '../content.js';
 /** The `pendingValues` slot that says the value is in `pendingWide`. */
 const WIDE = 0xffff;
 /**
- * Sizes, in pairs, of the first and the largest chunk of `pending`. The chunks double up to large ones on
- * purpose: the allocator maps a large buffer on its own and gives it back to the system when it is freed, and
- * leaves the pages of its tail that were never written unbacked, while the freed space of many middling chunks
- * stayed in the process (measured on L: RSS after a build +117 MB with chunks of at most 65,536 pairs, +70 MB
- * with these, for 53 MB of pending pairs and 64 MB kept).
+ * Slots of the first chunk of `pending`, and of the largest of the small chunks that double from it. A slot is
+ * six bytes (a word id or a unit marker, and a value) in one `ArrayBuffer` a chunk.
  */
 const FIRST_CHUNK = 256;
-const LARGEST_CHUNK = 1 << 24;
+const SMALL_CHUNK_MAX = 1 << 14;
+/**
+ * Slots of every chunk after the small ones: 8 Mi slots, a 48 MiB buffer. Deliberately above glibc's largest
+ * mmap threshold (32 MiB; the threshold rises up to that as the process frees mapped blocks, and Node frees
+ * some of 16 MiB while it starts), so each large chunk is a mapping of its own whatever the threshold: the
+ * pages never written stay unbacked (a `new ArrayBuffer` is a `calloc`, which a fresh mapping needs no
+ * clearing for), and the whole chunk goes back to the system when it is freed. Middling chunks (1–16 MiB,
+ * doubling, as before) fell below the raised threshold into the main heap, and their freed space stayed
+ * there under the index's live arrays: measured on XL (`malloc_info`), ~46 MB of the ~70 MB the main heap
+ * held free after the warm-up.
+ */
+const LARGE_CHUNK = 1 << 23;
+/** Bytes of a chunk of `slots` slots: the word ids (or unit markers) then the values. */
+const chunkBytes = (slots: number): number => slots * 6;
 
 /**
- * Gives the memory of `array`, which nothing reads again, back at the next young collection rather than at the
- * next full one: `array` is left empty (detached) and its memory is owned by a buffer no one holds, created just
- * now. A build's pending pairs outlive many young collections, so their buffers are old by the time they are
+ * Gives the memory of `buffer`, which nothing reads again, back at the next young collection rather than at the
+ * next full one: `buffer` is left empty (detached) and its memory is owned by a buffer no one holds, created just
+ * now. A build's pending slots outlive many young collections, so their buffers are old by the time they are
  * dropped, and a daemon that idles after its warm-up makes no full collection for a long time: on L the 53 MB
  * of them stayed resident while it idled (external memory 271 MB after the warm-up instead of 168).
  */
-function release(array: Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>): void {
-  structuredClone(array.buffer, { transfer: [array.buffer] });
+function release(buffer: ArrayBuffer): void {
+  structuredClone(buffer, { transfer: [buffer] });
 }
 
 /** `array` with room for at least `size` elements (doubling), its contents kept. */
@@ -47,9 +57,9 @@ interface Layout {
   pass: number;
   chunk: number;
   at: number;
-  /** The pending pair `chunk`/`at` points at, counted from the first, and the run it is in. */
-  pair: number;
-  run: number;
+  /** The pending slot `chunk`/`at` points at, counted from the first, and the unit its run is of. */
+  slot: number;
+  unit: number;
   readonly start: Int32Array<ArrayBuffer>;
   cursor: Int32Array<ArrayBuffer>;
   /** Per word: the unit of its pair before, which the next one is written relative to. */
@@ -136,20 +146,19 @@ export class PostingTable {
   /** True until `finish`: pairs go to `pending`, in unit order. */
   private building = true;
   /**
-   * (word id, value) of each pair, in chunks of doubling size (growing copies nothing), six bytes a pair: values
-   * of `WIDE` and above read `WIDE` and sit in `pendingWide` by pair number, and the units are kept once a run.
+   * The pairs in unit order, in chunks (growing copies nothing; sizes: `LARGE_CHUNK`), six bytes a slot, each
+   * chunk one buffer: a slot is a pair (word id, value) or, before each run of one unit's pairs, a marker
+   * (`~unit`, always negative). Values of `WIDE` and above read `WIDE` and sit in `pendingWide` by slot.
    */
   private pending: Int32Array<ArrayBuffer>[] = [];
   private pendingValues: Uint16Array<ArrayBuffer>[] = [];
   private pendingWide: Map<number, number> | undefined;
-  /** Pairs of `pending`'s last chunk in use. */
+  /** Slots of `pending`'s last chunk in use. */
   private pendingFill = 0;
-  /** Pairs in `pending`. */
+  /** Slots in `pending`. */
   private pendingLength = 0;
-  /** Runs of consecutive pending pairs of one unit: run `r` is unit `runUnits[r]` from pair `runStarts[r]` on. */
-  private runUnits = new Int32Array(0);
-  private runStarts = new Int32Array(0);
-  private runs = 0;
+  /** The unit of the run the last pending pair is in (-1: none yet). */
+  private pendingUnit = -1;
   /** Where a sliced `finish` stands: which pass, where in `pending`, and the arrays it fills. */
   private layout: Layout | undefined;
 
@@ -203,35 +212,11 @@ export class PostingTable {
   /** Records that section `unit` holds word `id`, with `value`; answers whether the word entered the index. */
   add(id: number, unit: number, value: number): boolean {
     if (this.building) {
-      const pair = this.pendingLength++;
-      const runs = this.runs;
-      if (runs === 0 || this.runUnits[runs - 1] !== unit) {
-        if (runs === this.runUnits.length) {
-          this.runUnits = ensure(this.runUnits, runs + 1);
-          this.runStarts = ensure(this.runStarts, runs + 1);
-        }
-        this.runUnits[runs] = unit;
-        this.runStarts[runs] = pair;
-        this.runs++;
+      if (unit !== this.pendingUnit) {
+        this.pendingUnit = unit;
+        this.appendPending(~unit, 0);
       }
-      let chunk = this.pending[this.pending.length - 1];
-      if (chunk === undefined || this.pendingFill === chunk.length) {
-        // Doubling chunks: a small index allocates little, a large one copies nothing.
-        const size = chunk === undefined ? FIRST_CHUNK : Math.min(chunk.length * 2, LARGEST_CHUNK);
-        chunk = new Int32Array(size);
-        this.pending.push(chunk);
-        this.pendingValues.push(new Uint16Array(size));
-        this.pendingFill = 0;
-      }
-      const offset = this.pendingFill++;
-      chunk[offset] = id;
-      if (value >= WIDE) {
-        this.pendingValues[this.pendingValues.length - 1]![offset] = WIDE;
-        this.pendingWide ??= new Map();
-        this.pendingWide.set(pair, value);
-      } else {
-        this.pendingValues[this.pendingValues.length - 1]![offset] = value;
-      }
+      this.appendPending(id, value);
     } else {
       const at = this.extraLength++;
       if (at >= this.next.length) {
@@ -254,6 +239,31 @@ export class PostingTable {
     return this.live[id]!++ === 0;
   }
 
+  /** Writes one slot at the end of `pending`, opening a chunk when the last is full. */
+  private appendPending(idOrMarker: number, value: number): void {
+    let chunk = this.pending[this.pending.length - 1];
+    if (chunk === undefined || this.pendingFill === chunk.length) {
+      const slots =
+        chunk === undefined ? FIRST_CHUNK : chunk.length < SMALL_CHUNK_MAX ? chunk.length * 2 : LARGE_CHUNK;
+      const buffer = new ArrayBuffer(chunkBytes(slots));
+      chunk = new Int32Array(buffer, 0, slots);
+      this.pending.push(chunk);
+      this.pendingValues.push(new Uint16Array(buffer, slots * 4, slots));
+      this.pendingFill = 0;
+    }
+    const slot = this.pendingLength++;
+    const offset = this.pendingFill++;
+    chunk[offset] = idOrMarker;
+    const values = this.pendingValues[this.pendingValues.length - 1]!;
+    if (value >= WIDE) {
+      values[offset] = WIDE;
+      this.pendingWide ??= new Map();
+      this.pendingWide.set(slot, value);
+    } else {
+      values[offset] = value;
+    }
+  }
+
   /** Lays the pairs collected so far out word by word; later ones are appended to per-word lists. */
   finish(): void {
     this.finishSlice(Number.POSITIVE_INFINITY);
@@ -265,8 +275,8 @@ export class PostingTable {
   }
 
   /**
-   * Does up to about `budget` pair visits of `finish` (a counting sort: one pass over the pending pairs to count
-   * each word's, one to place them, each pair visited once per pass) and answers the visits done; `finished`
+   * Does up to about `budget` slot visits of `finish` (a counting sort: one pass over the pending slots to count
+   * each word's pairs, one to place them, each slot visited once per pass) and answers the visits done; `finished`
    * says when the layout is complete. Slices end anywhere inside a chunk, and the layout is the same as one
    * `finish` lays out: the passes visit the pairs in the same order however they are sliced. Nothing may be
    * added until it is finished.
@@ -278,8 +288,8 @@ export class PostingTable {
       pass: 0,
       chunk: 0,
       at: 0,
-      pair: 0,
-      run: 0,
+      slot: 0,
+      unit: 0,
       start: new Int32Array(wordCount + 1),
       cursor: new Int32Array(0),
       last: new Int32Array(wordCount),
@@ -288,7 +298,7 @@ export class PostingTable {
     const layout = this.layout;
     const pending = this.pending;
     const { start, last } = layout;
-    const { runUnits, runStarts, runs, pendingWide } = this;
+    const { pendingWide } = this;
     let used = 0;
     while (layout.pass < 2 && used < budget) {
       if (layout.chunk === pending.length) {
@@ -302,8 +312,7 @@ export class PostingTable {
         layout.pass++;
         layout.chunk = 0;
         layout.at = 0;
-        layout.pair = 0;
-        layout.run = 0;
+        layout.slot = 0;
         continue;
       }
       const chunk = pending[layout.chunk]!;
@@ -312,33 +321,27 @@ export class PostingTable {
       const stop = Math.min(end, layout.at + Math.ceil(budget - used));
       const counting = layout.pass === 0;
       const { cursor, bytes } = layout;
-      let run = layout.run;
-      let unit = runUnits[run]!;
-      let nextRun = run + 1 < runs ? runStarts[run + 1]! : Number.POSITIVE_INFINITY;
-      for (let at = layout.at, pair = layout.pair; at < stop; at++, pair++) {
-        while (pair >= nextRun) {
-          run++;
-          unit = runUnits[run]!;
-          nextRun = run + 1 < runs ? runStarts[run + 1]! : Number.POSITIVE_INFINITY;
-        }
+      let unit = layout.unit;
+      for (let at = layout.at, slot = layout.slot; at < stop; at++, slot++) {
         const id = chunk[at]!;
+        if (id < 0) {
+          unit = ~id;
+          continue;
+        }
         const distance = fold(unit - last[id]!);
         last[id] = unit;
         const stored = chunkValues[at]!;
-        const value = stored === WIDE ? pendingWide!.get(pair)! : stored;
+        const value = stored === WIDE ? pendingWide!.get(slot)! : stored;
         if (counting) start[id + 1]! += varintLength(distance) + varintLength(value);
         else cursor[id] = writeVarint(bytes, writeVarint(bytes, cursor[id]!, distance), value);
       }
-      layout.run = run;
+      layout.unit = unit;
       used += stop - layout.at;
-      layout.pair += stop - layout.at;
+      layout.slot += stop - layout.at;
       layout.at = stop;
       if (stop === end) {
         // Written: the chunk is not read again, and its memory goes back at once (see `release`).
-        if (!counting) {
-          release(chunk);
-          release(chunkValues);
-        }
+        if (!counting) release(chunk.buffer);
         layout.chunk++;
         layout.at = 0;
       }
@@ -353,11 +356,7 @@ export class PostingTable {
     this.pendingWide = undefined;
     this.pendingFill = 0;
     this.pendingLength = 0;
-    release(this.runUnits);
-    release(this.runStarts);
-    this.runUnits = new Int32Array(0);
-    this.runStarts = new Int32Array(0);
-    this.runs = 0;
+    this.pendingUnit = -1;
     this.building = false;
     return used;
   }
