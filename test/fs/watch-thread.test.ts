@@ -269,5 +269,20 @@ describe('the reconcile walk on the watcher thread', () => {
     );
     const after = await watcher.walkTree();
     expect([...(after?.prints.keys() ?? [])]).toEqual(['knowledge/documents/d299/f3.md']);
+
+    // An answer of more entries than one message carries (the thread sends 512 a message): every one arrives,
+    // changed and gone alike, and the next walk starts empty.
+    const changed: string[] = [];
+    for (let d = 0; d < 150; d++) {
+      for (let f = 0; f < 4; f++) changed.push(`knowledge/documents/d${d}/f${f}.md`);
+    }
+    for (const path of changed.slice(0, 500)) project.write(path, `edited ${path} once more`);
+    for (const path of changed.slice(500)) project.remove(path);
+    const many = await watcher.walkTree();
+    expect(many?.partial).toBe(true);
+    expect([...(many?.prints.keys() ?? [])].sort()).toEqual([...changed].sort());
+    for (const path of changed.slice(500)) expect(many?.prints.get(path)).toBeUndefined();
+    for (const path of changed.slice(0, 500)) expect(many?.prints.get(path)).toMatch(/./);
+    expect((await watcher.walkTree())?.prints).toEqual(new Map());
   });
 });
