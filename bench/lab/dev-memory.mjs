@@ -8,11 +8,16 @@
  * and libuv) between samples. No host connects and nothing is edited; the search warm-up runs from ready on, as it
  * does for an author.
  *
- *   node bench/lab/dev-memory.mjs <S|M|L|XL> [--at 0,5,10,20,30] [--json]
+ *   node bench/lab/dev-memory.mjs <S|M|L|XL> [--at 0,5,10,20,30] [--malloc] [--json]
+ *
+ * `--malloc` also says where the memory glibc's allocator holds is (each sample): the main arena (the `brk` heap)
+ * and the other threads' arenas, each as held from the system / free inside it, and the blocks mapped on their own
+ * — from `malloc_info()`, by `malloc-info.c` compiled with gcc and preloaded (LD_PRELOAD) into the daemon.
  *
  * COMPANION_BENCH_BUILD=<dir> runs another build (e.g. /work/base); extra node flags: COMPANION_BENCH_NODE_ARGS.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +53,52 @@ function readLines(file) {
   }
 }
 
+/** `malloc-info.c` compiled into `dir` (gcc); its path. */
+function buildMallocInfo(dir) {
+  const source = fileURLToPath(new URL('./malloc-info.c', import.meta.url));
+  const library = join(dir, 'malloc-info.so');
+  execFileSync('gcc', ['-O2', '-shared', '-fPIC', '-o', library, source, '-lpthread']);
+  return library;
+}
+
+const mib = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+/**
+ * glibc's `malloc_info()` of the daemon, now, summed: the main arena, the other arenas, the mapped blocks
+ * (MiB; `held` is what an arena holds from the system, `free` the free chunks inside it).
+ */
+async function readMallocInfo(dir) {
+  const n = readdirSync(dir).filter((name) => name.startsWith('done-')).length;
+  writeFileSync(join(dir, 'trigger'), '');
+  const deadline = nowMs() + 5000;
+  while (!existsSync(join(dir, `done-${n}`))) {
+    if (nowMs() > deadline) throw new Error('malloc-info did not answer');
+    await sleep(20);
+  }
+  const xml = readFileSync(join(dir, `info-${n}.xml`), 'utf8');
+  const arenas = [...xml.matchAll(/<heap nr="\d+">([\s\S]*?)<\/heap>/g)].map(([, body]) => {
+    const size = (pattern) => Number(pattern.exec(body)?.[1] ?? 0);
+    return {
+      held: size(/<system type="current" size="(\d+)"/),
+      free:
+        size(/<total type="fast" count="\d+" size="(\d+)"/) +
+        size(/<total type="rest" count="\d+" size="(\d+)"/),
+    };
+  });
+  const tail = xml.slice(xml.lastIndexOf('</heap>'));
+  const others = arenas.slice(1);
+  return {
+    main: { held: mib(arenas[0]?.held ?? 0), free: mib(arenas[0]?.free ?? 0) },
+    threads: {
+      arenas: others.length,
+      held: mib(others.reduce((sum, a) => sum + a.held, 0)),
+      free: mib(others.reduce((sum, a) => sum + a.free, 0)),
+    },
+    mapped: mib(Number(/<total type="mmap" count="\d+" size="(\d+)"/.exec(tail)?.[1] ?? 0)),
+    mappedBlocks: Number(/<total type="mmap" count="(\d+)"/.exec(tail)?.[1] ?? 0),
+  };
+}
+
 /** Asks the probe for one sample of every thread; resolves with them once every known thread answered. */
 async function probeOnce(daemon, dir) {
   const before = readLines(join(dir, 'main.jsonl')).length;
@@ -69,15 +120,16 @@ async function probeOnce(daemon, dir) {
   }
 }
 
-export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30] } = {}) {
+export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30], malloc = false } = {}) {
   assertBuilt();
   const info = ensureCorpus(size, { log });
   const dir = mkdtempSync(join(tmpdir(), 'companion-probe-'));
   const extra = (process.env.COMPANION_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const mallocEnv = malloc ? { LD_PRELOAD: buildMallocInfo(dir), COMPANION_MALLOC_DIR: dir } : {};
   const spawned = nowMs();
   const daemon = await startDevProcess(info.root, {
     nodeArgs: [...extra, '--require', probe],
-    env: { COMPANION_PROBE_DIR: dir },
+    env: { COMPANION_PROBE_DIR: dir, ...mallocEnv },
   });
   const samples = [];
   try {
@@ -87,6 +139,7 @@ export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30] } = {})
       const wait = readyAt + seconds * 1000 - nowMs();
       if (wait > 0) await sleep(wait);
       const { main, workers } = await probeOnce(daemon, dir);
+      const allocator = malloc ? await readMallocInfo(dir) : undefined;
       const cpu = readThreadCpu(daemon.pid);
       const delta = (tid) => (cpu.get(tid) ?? 0) - (lastCpu.get(tid) ?? 0);
       let total = 0;
@@ -118,6 +171,7 @@ export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30] } = {})
           external: w.external,
           malloced: w.malloced,
         })),
+        ...(allocator && { malloc: allocator }),
         cpuMs: {
           main: mainCpu,
           workers: workerCpu,
@@ -141,14 +195,22 @@ function formatSample(s) {
     `main heap ${s.main.heapUsed}/${s.main.heapCommitted} (young ${s.main.young.used}/${s.main.young.committed}, ` +
     `old ${s.main.old.used}/${s.main.old.committed}, lo ${s.main.largeObjects?.committed ?? 0}) ext ${s.main.external} ` +
     `malloc ${s.main.malloced} gc ${s.main.gcs.scavenge}s/${s.main.gcs.markCompact}mc | ${w} | ` +
-    `cpu ms main ${s.cpuMs.main} workers ${s.cpuMs.workers.join('/')} other ${s.cpuMs.other}`
+    `cpu ms main ${s.cpuMs.main} workers ${s.cpuMs.workers.join('/')} other ${s.cpuMs.other}` +
+    (s.malloc === undefined
+      ? ''
+      : ` | malloc main ${s.malloc.main.held}/${s.malloc.main.free} free, ${s.malloc.threads.arenas} thread arenas ` +
+        `${s.malloc.threads.held}/${s.malloc.threads.free} free, mapped ${s.malloc.mapped} (${s.malloc.mappedBlocks})`)
   );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { positional, option } = readArgs();
   const at = String(option('--at', '0,5,10,20,30')).split(',').map(Number);
-  const result = await runDevMemory({ size: positional[0] ?? 'L', at });
+  const result = await runDevMemory({
+    size: positional[0] ?? 'L',
+    at,
+    malloc: process.argv.includes('--malloc'),
+  });
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     process.stdout.write(`${result.build} ${result.size}: ready ${result.readyMs.toFixed(0)} ms\n`);

@@ -15,16 +15,16 @@ const WIDE = 0xffff;
 const FIRST_CHUNK = 256;
 const SMALL_CHUNK_MAX = 1 << 14;
 /**
- * Slots of every chunk after the small ones: 8 Mi slots, a 48 MiB buffer. Deliberately above glibc's largest
- * mmap threshold (32 MiB; the threshold rises up to that as the process frees mapped blocks, and Node frees
- * some of 16 MiB while it starts), so each large chunk is a mapping of its own whatever the threshold: the
- * pages never written stay unbacked (a `new ArrayBuffer` is a `calloc`, which a fresh mapping needs no
- * clearing for), and the whole chunk goes back to the system when it is freed. Middling chunks (1–16 MiB,
- * doubling, as before) fell below the raised threshold into the main heap, and their freed space stayed
- * there under the index's live arrays: measured on XL (`malloc_info`), ~46 MB of the ~70 MB the main heap
- * held free after the warm-up.
+ * Slots of every chunk after the small ones: a buffer just over 32 MiB (5.6 Mi slots). Deliberately above glibc's
+ * largest mmap threshold (32 MiB; the threshold rises up to that as the process frees blocks that were mapped on
+ * their own), so each large chunk is a mapping of its own whatever the threshold: the pages never written stay
+ * unbacked (a `new ArrayBuffer` is a `calloc`, which a fresh mapping needs no clearing for), and the whole chunk
+ * goes back to the system when it is freed. Middling chunks (1–16 MiB, doubling, as before) fell below a raised
+ * threshold into the main heap, and their freed space stayed there under the index's live arrays: measured on XL
+ * (`node bench/lab/dev-memory.mjs XL --malloc`), ~70 of the main heap's 185 MB free after the warm-up. No larger
+ * than needed, as V8 counts a buffer's whole length as external memory, which paces its full collections.
  */
-const LARGE_CHUNK = 1 << 23;
+const LARGE_CHUNK = Math.floor((32 * 2 ** 20 + 64 * 1024) / 6);
 /** Bytes of a chunk of `slots` slots: the word ids (or unit markers) then the values. */
 const chunkBytes = (slots: number): number => slots * 6;
 
