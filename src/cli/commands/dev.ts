@@ -201,6 +201,9 @@ export const run: Command = async (argv, io) => {
         onWarm: ({ elapsedMs, workMs }) => {
           if (warmedOnce) return;
           warmedOnce = true;
+          // The index build's last pending chunks were handed to buffers no one holds, which only a young
+          // collection frees, and a daemon idle after its warm-up may make none for a long time (posting-table.ts).
+          scavenge?.();
           if (plain) {
             io.stdout.write(
               `${PLAIN_PREFIX} search index ready in ${formatMs(elapsedMs)} (${formatMs(workMs)} of work)\n`,
