@@ -79,10 +79,15 @@ function walk(id: number): void {
   }
   const previous = lastPrints;
   lastPrints = fresh.prints;
-  const ms = performance.now() - started;
   // Prints cross as text (a `PrintTable` does not survive a structured clone): all of them the first time.
   if (previous === undefined) {
-    postWalked(id, ms, fresh.prints.keys(), (key) => fresh.prints.get(key), false);
+    post({
+      type: 'walked',
+      id,
+      ms: performance.now() - started,
+      prints: fresh.prints.texts(),
+      partial: false,
+    });
     return;
   }
   const changed = new Map<string, string | undefined>();
@@ -90,35 +95,7 @@ function walk(id: number): void {
     if (!previous.same(key, fresh.prints)) changed.set(key, fresh.prints.get(key));
   }
   for (const key of previous.keys()) if (!fresh.prints.has(key)) changed.set(key, undefined);
-  postWalked(id, ms, changed.keys(), (key) => changed.get(key), true);
-}
-
-/**
- * Entries of one message of a walk's answer. A message is serialized into a buffer that doubles as it grows, and
- * freeing a buffer the allocator had mapped on its own (128 KiB and up) raises glibc's mmap and trim thresholds
- * to its size for the rest of the process: the first walk's 100,455 prints in one message on XL (a 16 MiB buffer)
- * raised the trim threshold to 32 MiB, so that no heap of the process gave freed memory back again. 512 entries
- * (~60 KB) stay below the threshold.
- */
-const WALK_PART_ENTRIES = 512;
-
-/** Posts a walk's answer: `walked-part` messages of `WALK_PART_ENTRIES` entries, then `walked` with the rest. */
-function postWalked(
-  id: number,
-  ms: number,
-  keys: Iterable<string>,
-  print: (key: string) => string | undefined,
-  partial: boolean,
-): void {
-  let prints = new Map<string, string | undefined>();
-  for (const key of keys) {
-    prints.set(key, print(key));
-    if (prints.size === WALK_PART_ENTRIES) {
-      post({ type: 'walked-part', id, prints });
-      prints = new Map();
-    }
-  }
-  post({ type: 'walked', id, ms, prints, partial });
+  post({ type: 'walked', id, ms: performance.now() - started, prints: changed, partial: true });
 }
 
 port.on('message', (message: ThreadRequest) => {

@@ -32,12 +32,6 @@ export type ThreadMessage =
   | { readonly type: 'error'; readonly message: string; readonly code?: string }
   | { readonly type: 'watched'; readonly count: number }
   | { readonly type: 'ready' }
-  /** Entries of the walk `id`'s answer ahead of its `walked` (see watch-thread-worker.ts, `WALK_PART_ENTRIES`). */
-  | {
-      readonly type: 'walked-part';
-      readonly id: number;
-      readonly prints: ReadonlyMap<string, string | undefined>;
-    }
   | {
       readonly type: 'walked';
       readonly id: number;
@@ -116,8 +110,6 @@ class ThreadWatcher extends EventEmitter {
   private watchedCount = 0;
   /** Walks asked of the thread and not answered yet, by id. */
   private readonly walks = new Map<number, (walk: TreeWalk | undefined) => void>();
-  /** The `walked-part` entries of the walk in flight (walks are answered one at a time, in order). */
-  private walkParts: Map<string, string | undefined>[] = [];
   private lastWalk = 0;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -211,19 +203,13 @@ class ThreadWatcher extends EventEmitter {
 
   private receive(message: ThreadMessage): void {
     if (this.closed) return;
-    if (message.type === 'walked-part') {
-      this.walkParts.push(message.prints as Map<string, string | undefined>);
-      return;
-    }
     if (message.type === 'walked') {
       const resolve = this.walks.get(message.id);
       this.walks.delete(message.id);
-      const parts = this.walkParts;
-      this.walkParts = [];
       resolve?.(
         message.prints === undefined
           ? undefined
-          : { ms: message.ms, prints: joinParts(parts, message.prints), partial: message.partial === true },
+          : { ms: message.ms, prints: message.prints, partial: message.partial === true },
       );
       return;
     }
@@ -264,7 +250,6 @@ class ThreadWatcher extends EventEmitter {
   private dropWalks(): void {
     const pending = [...this.walks.values()];
     this.walks.clear();
-    this.walkParts = [];
     for (const resolve of pending) resolve(undefined);
   }
 
@@ -298,16 +283,4 @@ class ThreadWatcher extends EventEmitter {
     });
     local.once('ready', () => relay({ type: 'ready' }));
   }
-}
-
-/** The entries of a walk's parts and of its last message, in the order the thread sent them. */
-function joinParts(
-  parts: readonly Map<string, string | undefined>[],
-  last: ReadonlyMap<string, string | undefined>,
-): ReadonlyMap<string, string | undefined> {
-  if (parts.length === 0) return last;
-  const joined = parts[0]!;
-  for (let i = 1; i < parts.length; i++) for (const [key, value] of parts[i]!) joined.set(key, value);
-  for (const [key, value] of last) joined.set(key, value);
-  return joined;
 }

@@ -270,8 +270,8 @@ describe('the reconcile walk on the watcher thread', () => {
     const after = await watcher.walkTree();
     expect([...(after?.prints.keys() ?? [])]).toEqual(['knowledge/documents/d299/f3.md']);
 
-    // An answer of more entries than one message carries (the thread sends 512 a message): every one arrives,
-    // changed and gone alike, and the next walk starts empty.
+    // A later walk's answer of many entries, changed and gone alike: every one arrives, and the next walk
+    // answers nothing again.
     const changed: string[] = [];
     for (let d = 0; d < 150; d++) {
       for (let f = 0; f < 4; f++) changed.push(`knowledge/documents/d${d}/f${f}.md`);
