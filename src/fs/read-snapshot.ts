@@ -405,7 +405,8 @@ function resolveDirectory(
  * Dispatches one entry. `parentReal` is the real path of its directory (inside the root), `chain` the real
  * paths of the directories on the way down, used to stop a symlinked directory from looping. `hold`: a plain
  * directory here may be read through a descriptor held open (`holdDirectory`); true only when every directory
- * above it up to its top-level content directory is held too.
+ * above it up to its top-level content directory is held too. `parent`: the held directory it is listed
+ * through, if any (a directory on its device is held without a `statfs`, `holdDirectory`).
  */
 function visitEntry(
   context: Context,
