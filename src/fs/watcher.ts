@@ -139,6 +139,14 @@ export interface WatcherOptions {
    * @default chokidar's watch, on this thread
    */
   readonly watch?: (paths: string, options: ChokidarOptions) => FSWatcher & Partial<TreeWalker>;
+  /**
+   * When the first reconcile — the one after chokidar's initial scan, that makes the watcher ready — may begin: it
+   * is handed the reconcile and calls it then. Events are applied from chokidar's ready on either way; the first
+   * reconcile only finds what changed between the store's first read and the scan. `dev` defers it until its
+   * hosts have been quiet for a moment, so that its walk (a stat of every entry, on L ~0.15 s of a core) and the
+   * compare after it do not compete with a host's first requests. @default at once
+   */
+  readonly firstReconcile?: (begin: () => void) => void;
 }
 
 export interface Watcher {
@@ -600,12 +608,17 @@ export function createWatcher(store: CatalogStore, options: WatcherOptions = {})
         if (mode !== 'events') return;
         // Anything that changed between the store's first read and chokidar's initial scan. The walk it takes also
         // spaces the first periodic one: on 100,000 files, a second's walk every 5 s would be 20% of a core.
-        reconcile((took) => {
+        const begin = (): void => {
           if (mode !== 'events') return;
-          scheduleReconcile(reconcileIntervalMs, 50, took);
-          emitStatus();
-          resolveReady();
-        });
+          reconcile((took) => {
+            if (mode !== 'events') return;
+            scheduleReconcile(reconcileIntervalMs, 50, took);
+            emitStatus();
+            resolveReady();
+          });
+        };
+        if (options.firstReconcile === undefined) begin();
+        else options.firstReconcile(begin);
       },
     });
   }

@@ -54,7 +54,7 @@ import {
   type SessionRegistry,
   type SessionRegistryController,
 } from './session-registry.js';
-import { type QuietWarmUp, type WarmQueriesOptions, warmWhenQuiet } from './warm-queries.js';
+import { createQuietGate, type QuietWarmUp, type WarmQueriesOptions, warmWhenQuiet } from './warm-queries.js';
 
 /** The one path that speaks MCP; every other path is 404 (so OAuth discovery probes read as "no auth here"). */
 export const MCP_PATH = '/mcp';
@@ -115,6 +115,11 @@ export interface HttpServerHandle {
    * Call it once the daemon is ready, so it never competes with start-up. Idempotent.
    */
   warm(options?: WarmQueriesOptions): void;
+  /**
+   * Runs `run` once the hosts have sent nothing for a moment (`WARM_AFTER_QUIET_MS`, counted from this call):
+   * for start-up work that can wait, so that it does not compete with a host's first requests. Never after `close`.
+   */
+  whenQuiet(run: () => void): void;
   /** Closes every session, every listen stream and the listener. Idempotent. */
   close(): Promise<void>;
 }
@@ -190,6 +195,8 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     queries: createCatalogQueries(),
     pages: { cache: listPages, spliceFor },
   };
+  // What waits for the hosts to be quiet: the warm-up, and whatever `whenQuiet` is given.
+  const quiet = createQuietGate();
   let warmUp: QuietWarmUp | undefined;
   const legacySessions = new Map<string, LegacySession>();
   /** Legacy sessions between `initialize` arriving and the transport naming the session. */
@@ -424,7 +431,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   };
 
   const server = createServer((req, res) => {
-    warmUp?.activity();
+    quiet.activity();
     handle(req, res).catch((error: unknown) => {
       log(`companion: HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
@@ -513,11 +520,15 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     sessions: registry,
     warm(warmOptions) {
       if (closing !== undefined) return;
-      warmUp ??= warmWhenQuiet(source, serverOptions.queries, warmOptions);
+      warmUp ??= warmWhenQuiet(source, serverOptions.queries, { ...warmOptions, gate: quiet });
       warmUp.arm();
+    },
+    whenQuiet(run) {
+      if (closing === undefined) quiet.when(run);
     },
     close() {
       closing ??= (async () => {
+        quiet.stop();
         warmUp?.stop();
         clearInterval(reaper);
         stopNotifying?.();

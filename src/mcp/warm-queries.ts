@@ -115,34 +115,72 @@ export interface QuietWarmUp {
 export function warmWhenQuiet(
   source: CatalogSource,
   queries: CatalogQueries,
-  options: WarmQueriesOptions & { readonly quietMs?: number } = {},
+  options: WarmQueriesOptions & {
+    readonly quietMs?: number;
+    /** The door's gate, shared with its other work that waits for quiet (its `activity` is then the door's). */
+    readonly gate?: QuietGate;
+  } = {},
 ): QuietWarmUp {
-  const quietMs = options.quietMs ?? WARM_AFTER_QUIET_MS;
+  const gate = options.gate ?? createQuietGate(options.quietMs);
   let armed = false;
-  let timer: NodeJS.Timeout | undefined;
   let stopWarming: (() => void) | undefined;
+  return {
+    activity: gate.activity,
+    arm: () => {
+      if (armed) return;
+      armed = true;
+      gate.when(() => {
+        stopWarming = warmQueries(source, queries, options);
+      });
+    },
+    stop: () => {
+      gate.stop();
+      stopWarming?.();
+    },
+  };
+}
+
+export interface QuietGate {
+  /** A host sent something: whatever waits for quiet waits `quietMs` more. */
+  readonly activity: () => void;
+  /** Runs `run` once neither activity nor another `when` came for `quietMs` (after `stop`: never). */
+  readonly when: (run: () => void) => void;
+  /** Drops whatever still waits; later `when` calls never run. */
+  readonly stop: () => void;
+}
+
+/**
+ * "Once the hosts have been quiet for a moment", for a door's background work: activity before anything waits
+ * changes nothing; each activity while something waits starts the quiet period again. The timer never keeps the
+ * process alive.
+ */
+export function createQuietGate(quietMs: number = WARM_AFTER_QUIET_MS): QuietGate {
+  let waiting: (() => void)[] = [];
+  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const wait = (): void => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      if (!stopped) stopWarming = warmQueries(source, queries, options);
+      const due = waiting;
+      waiting = [];
+      for (const run of due) run();
     }, quietMs);
     timer.unref();
   };
   return {
     activity: () => {
-      if (armed && stopWarming === undefined && !stopped) wait();
+      if (waiting.length > 0) wait();
     },
-    arm: () => {
-      if (armed || stopped) return;
-      armed = true;
+    when: (run) => {
+      if (stopped) return;
+      waiting.push(run);
       wait();
     },
     stop: () => {
       stopped = true;
       clearTimeout(timer);
-      stopWarming?.();
+      waiting = [];
     },
   };
 }

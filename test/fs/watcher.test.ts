@@ -695,6 +695,36 @@ describe('createWatcher: back from polling, and reads that failed just now', () 
   });
 });
 
+describe('createWatcher: the first reconcile when firstReconcile begins it', () => {
+  it('applies events from the scan on, and is ready only after the first reconcile it held, which finds what no event did', async () => {
+    const project = createTempProject({ 'skills/a/SKILL.md': 'v1', 'skills/b/SKILL.md': 'B1' });
+    const store = createCatalogStore({ root: project.root, buildCatalog: fakeBuildCatalog });
+    // Changed after the store's first read and before anything watches: no event will ever say so.
+    project.write('skills/b/SKILL.md', 'B2 unseen');
+    let begin: (() => void) | undefined;
+    const watcher = createWatcher(store, {
+      firstReconcile: (go) => {
+        begin = go;
+      },
+    });
+    closeAfter(project, store, watcher);
+    let ready = false;
+    watcher.ready.then(() => {
+      ready = true;
+    });
+    // chokidar's initial scan is done: the reconcile is handed over, not run.
+    await vi.waitFor(() => expect(begin).toBeDefined(), { timeout: 10_000 });
+    project.write('skills/a/SKILL.md', 'v2 saved');
+    await until(store, () => text(store, 'skills/a/SKILL.md') === 'v2 saved', 'a save before the reconcile');
+    expect(ready).toBe(false);
+    expect(text(store, 'skills/b/SKILL.md'), 'nothing walked yet').toBe('B1');
+    begin!();
+    await watcher.ready;
+    expect(text(store, 'skills/b/SKILL.md')).toBe('B2 unseen');
+    expect(watcher.status().lastReconcileAt).toBeDefined();
+  });
+});
+
 describe('createWatcher: the reconcile walked elsewhere (walkTree)', () => {
   /** A chokidar stand-in whose `walkTree` answers when the test says: each call is one pending walk. */
   async function startWalker(files: Record<string, string>) {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogQueries } from '../../src/core/queries.js';
 import { searchDocuments } from '../../src/core/search.js';
 import { createCatalogStore } from '../../src/fs/catalog-store.js';
-import { type WarmReport, warmQueries, warmWhenQuiet } from '../../src/mcp/warm-queries.js';
+import { createQuietGate, type WarmReport, warmQueries, warmWhenQuiet } from '../../src/mcp/warm-queries.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
 let project: TempProject | undefined;
@@ -158,5 +158,47 @@ describe('warming once the hosts are quiet', () => {
     never.arm();
     vi.advanceTimersByTime(1000);
     expect(calls(), 'stopped before it began').toBe(before);
+  });
+});
+
+describe('createQuietGate', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs what waits once quiet: activity with nothing waiting changes nothing, activity while waiting postpones', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const gate = createQuietGate(250);
+    const ran: string[] = [];
+    gate.activity();
+    vi.advanceTimersByTime(1000);
+    gate.when(() => ran.push('reconcile'));
+    vi.advanceTimersByTime(100);
+    // A host's list walk: a request every 100 ms.
+    for (let i = 0; i < 10; i++) {
+      gate.activity();
+      vi.advanceTimersByTime(100);
+    }
+    gate.when(() => ran.push('warm-up'));
+    vi.advanceTimersByTime(249);
+    expect(ran, 'a host talking').toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(ran).toEqual(['reconcile', 'warm-up']);
+    // Run once each; quiet again afterwards runs nothing more.
+    gate.activity();
+    vi.advanceTimersByTime(1000);
+    expect(ran).toHaveLength(2);
+  });
+
+  it('runs nothing once stopped, neither what waited nor what is asked later', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const gate = createQuietGate(250);
+    const ran: string[] = [];
+    gate.when(() => ran.push('before'));
+    gate.stop();
+    gate.when(() => ran.push('after'));
+    gate.activity();
+    vi.advanceTimersByTime(1000);
+    expect(ran).toEqual([]);
   });
 });

@@ -169,6 +169,8 @@ export const run: Command = async (argv, io) => {
   const watcher = createWatcher(store, {
     forcePolling: served.forcePolling,
     watch: watchThread.watch,
+    // A host that connects as the door listens walks its lists first; the reconcile's walk of the tree waits for it.
+    firstReconcile: (begin) => server.whenQuiet(begin),
     // The watcher sets `lastBatch` before it calls back, so its `waitMs` is this batch's.
     // A batch that published nothing names only the files the store holds: one that came and went (an editor's
     // temp file) or is ignored is nothing an author saved.
