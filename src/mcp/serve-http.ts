@@ -34,7 +34,12 @@ import {
 } from '@modelcontextprotocol/server';
 import { createCatalogQueries } from '../core/queries.js';
 import type { CatalogChange, CatalogSource } from '../core/types.js';
-import { createCompanionServer, type ServedHost, SPLICED_METHODS } from './create-server.js';
+import {
+  createCompanionServer,
+  DEFAULT_SKILLS_PAGE_SIZE,
+  type ServedHost,
+  SPLICED_METHODS,
+} from './create-server.js';
 import { ProtocolError } from './errors.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -46,6 +51,7 @@ import {
 import { createListPages } from './list-pages.js';
 import { LISTEN_METHOD, type NarrowedListen, narrowListen, selectHeard, selectHostHeard } from './listen.js';
 import { attachNotifier } from './notifier.js';
+import { prepareSkillPages } from './prepare-pages.js';
 import { ResponseSplice } from './response-splice.js';
 import {
   createSessionRegistry,
@@ -510,6 +516,9 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   );
   reaper.unref();
 
+  // A host that connects as the door listens walks every page of skills/list first: they are made while it starts.
+  const stopPreparing = prepareSkillPages(source, listPages, options.pageSize ?? DEFAULT_SKILLS_PAGE_SIZE);
+
   const url = `http://${wildcard ? '127.0.0.1' : formatHost(host)}:${port}${MCP_PATH}`;
   let closing: Promise<void> | undefined;
   return {
@@ -530,6 +539,7 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
       closing ??= (async () => {
         quiet.stop();
         warmUp?.stop();
+        stopPreparing();
         clearInterval(reaper);
         stopNotifying?.();
         listPages.close();

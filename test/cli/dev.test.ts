@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/dev.js';
-import { connectHttp, repoRoot, waitFor } from '../helpers/mcp-client.js';
+import { createCatalogStore } from '../../src/fs/catalog-store.js';
+import {
+  connectHttp,
+  connectInMemory,
+  type McpConnection,
+  rawRequest,
+  repoRoot,
+  waitFor,
+} from '../helpers/mcp-client.js';
 import { type CliProcess, runCommand, spawnCli } from '../helpers/run-cli.js';
 import { copyFixture, type TempProject } from '../helpers/temp-project.js';
 
@@ -185,6 +193,55 @@ describe('companion dev: plain mode', () => {
       expect(dev.output.stdout).toMatch(/\[companion\] stopped \(SIGTERM\)\n$/);
       // Plain mode is for logs and pipes: not one escape code, whatever happened.
       expect(dev.output.stdout).not.toContain('\u001b');
+      expect(dev.output.stderr).toBe('');
+    } finally {
+      dev.child.kill('SIGKILL');
+    }
+  });
+
+  it('answers a host that walks skills/list as it listens as a fresh build lists it, then is ready and publishes a save', {
+    timeout: PROCESS_TEST_MS,
+  }, async () => {
+    const project = createProject();
+    /** Every page of skills/list, page by page as a host walks it. */
+    const walk = async (connection: McpConnection) => {
+      const pages: unknown[] = [];
+      let cursor: unknown;
+      do {
+        const page = await rawRequest(connection, 'skills/list', cursor === undefined ? {} : { cursor });
+        pages.push(page.skills);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return pages;
+    };
+    // What a server that makes every page afresh answers for the same files: no door, no cache, no process.
+    const fresh = await connectInMemory(createCatalogStore({ root: project.root }));
+    const expected = await walk(fresh).finally(() => fresh.close());
+    expect(JSON.stringify(expected)).toContain('"digest":"sha256:');
+
+    const dev = spawnDev(['--root', project.root, '--port', '0']);
+    try {
+      const [, url] = await waitForLine(dev, /^\[companion\] listening on (http:\/\/\S+)$/m, 'URL');
+      // A 2026-07-28 host, at once: its pages are the ones dev made ahead while it connected.
+      const host = await connectHttp(url!, 'dev-start-host', 'modern');
+      try {
+        expect(await walk(host)).toEqual(expected);
+      } finally {
+        await host.close();
+      }
+      // The first reconcile waited for the host to be quiet; then the watcher is ready, and a save is published.
+      await waitForLine(dev, /^\[companion\] watching (\d+ paths )?for changes$/m, 'the watcher');
+      appendFileSync(
+        project.path('skills/connect-a-host/references/troubleshooting.md'),
+        '\nSaved after the walk.\n',
+      );
+      await waitForLine(
+        dev,
+        /^\[companion\] generation 2 in [\d.]+ ms: saved skills\/connect-a-host\/references\/troubleshooting\.md/m,
+        'the generation line',
+      );
+      dev.child.kill('SIGTERM');
+      expect(await dev.exit).toEqual({ code: 0, signal: null });
       expect(dev.output.stderr).toBe('');
     } finally {
       dev.child.kill('SIGKILL');

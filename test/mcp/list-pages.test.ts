@@ -9,9 +9,11 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Catalog, CatalogChange, CatalogSource, Generation, SkillEntry } from '../../src/core/types.js';
 import { createListPages } from '../../src/mcp/list-pages.js';
+import { prepareSkillPages } from '../../src/mcp/prepare-pages.js';
 import { ResponseSplice } from '../../src/mcp/response-splice.js';
 import type { HttpServerHandle } from '../../src/mcp/serve-http.js';
 import { serveStdio } from '../../src/mcp/serve-stdio.js';
+import { listSkillsPage } from '../../src/mcp/skills-extension.js';
 import { createManualSource } from '../helpers/manual-source.js';
 import {
   connectHttp,
@@ -226,6 +228,67 @@ describe('createListPages', () => {
       5_000 / pages.page(generation, 'resources', 0, 20, () => ({ items: [] })).json.length,
     );
     expect(builds).toBe(50 + (50 - kept));
+  });
+});
+
+describe('prepareSkillPages', () => {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  /** The page from the cache, or undefined when it is not made yet (nothing is built to find out). */
+  const cached = (pages: ReturnType<typeof createListPages>, generation: Generation, offset: number) => {
+    let missing = false;
+    const page = pages.page(generation, 'skills', offset, 100, () => {
+      missing = true;
+      return { items: [] };
+    });
+    return missing ? undefined : page;
+  };
+
+  it('makes every page of skills/list ahead, one per turn of the event loop, exactly as a request builds it', async () => {
+    const { source } = createSwappableSource(makeGeneration(1));
+    const generation = source.current();
+    const pages = createListPages();
+    prepareSkillPages(source, pages, 100);
+    // Nothing in this turn: whatever runs next (a request) comes first.
+    expect(pages.bytes(generation)).toBe(0);
+    await turn();
+    const first = pages.bytes(generation);
+    expect(first).toBeGreaterThan(0);
+    await turn();
+    await turn();
+    expect(pages.bytes(generation)).toBeGreaterThan(first);
+    // 250 skills: three pages, each the JSON of the entries a request would list, with the same next cursor.
+    for (const offset of [0, 100, 200]) {
+      const page = cached(pages, generation, offset);
+      const fresh = listSkillsPage(generation.catalog, offset, 100);
+      expect(page?.json.toString('utf8')).toBe(JSON.stringify(fresh.items));
+      expect(page?.nextCursor).toBe(fresh.nextCursor);
+    }
+    const held = pages.bytes(generation);
+    await turn();
+    expect(pages.bytes(generation), 'nothing after the last page').toBe(held);
+  });
+
+  it('stops when the source moves on to another generation, and when stopped', async () => {
+    const swappable = createSwappableSource(makeGeneration(1));
+    const old = swappable.source.current();
+    const pages = createListPages();
+    prepareSkillPages(swappable.source, pages, 100);
+    await turn();
+    expect(cached(pages, old, 0)).toBeDefined();
+    swappable.publish(makeGeneration(2, ' (edited)'));
+    const current = swappable.source.current();
+    await turn();
+    await turn();
+    // The old generation's pages stop where they were; the new one's are made when asked.
+    expect(pages.bytes(old)).toBe(cached(pages, old, 0)?.json.byteLength);
+    expect(pages.bytes(current)).toBe(0);
+
+    const stopped = createListPages();
+    const stop = prepareSkillPages(swappable.source, stopped, 100);
+    stop();
+    stop();
+    await turn();
+    expect(stopped.bytes(current)).toBe(0);
   });
 });
 
