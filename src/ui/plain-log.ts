@@ -22,11 +22,20 @@ import {
 /** Every plain line starts with this, so the daemon's lines stand out in a shared log. */
 export const PLAIN_PREFIX = '[companion]';
 
+/** The first line: where to connect. */
+export function formatListeningLine(url: string): string {
+  return prefix(`listening on ${url}`);
+}
+
 /** The lines printed once at start: where to connect, what was loaded, and every problem already there. */
 export function formatStartLines(state: DevState): string[] {
+  return [formatListeningLine(state.url), ...formatLoadedLines(state)];
+}
+
+/** The start lines after the listening line. */
+function formatLoadedLines(state: DevState): string[] {
   const { diagnostics, coverage } = state;
   const lines = [
-    `listening on ${state.url}`,
     `root ${state.root}: generation ${state.generation}, ${pluralize(coverage.documents, 'document')}, ` +
       `${pluralize(coverage.skills, 'skill')}, ` +
       `${coverage.prompts > 0 ? `${pluralize(coverage.prompts, 'prompt')}, ` : ''}` +
@@ -132,10 +141,17 @@ export function formatEventLines(previous: DevState, state: DevState, event: Dev
 
 /**
  * Prints the start lines, then one line per event until the returned function is called. `write` receives
- * whole lines ending in `\n`.
+ * whole lines ending in `\n`. `listeningWritten`: the caller wrote `formatListeningLine` already, the moment its
+ * door listened; the start lines go on from there.
  */
-export function startPlainLog(model: DevModel, write: (text: string) => void): () => void {
-  for (const line of formatStartLines(model.getState())) write(`${line}\n`);
+export function startPlainLog(
+  model: DevModel,
+  write: (text: string) => void,
+  options: { readonly listeningWritten?: boolean } = {},
+): () => void {
+  const state = model.getState();
+  const lines = options.listeningWritten ? formatLoadedLines(state) : formatStartLines(state);
+  for (const line of lines) write(`${line}\n`);
   return model.subscribe((state, previous, event) => {
     for (const line of formatEventLines(previous, state, event)) write(`${line}\n`);
   });

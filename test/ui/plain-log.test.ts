@@ -3,7 +3,12 @@ import { createStaticSource } from '../../src/fs/catalog-store.js';
 import { createSessionRegistry } from '../../src/mcp/session-registry.js';
 import { createDevModel, type DevEvent, type DevState, reduceDevState } from '../../src/ui/dev-state.js';
 import { formatClock } from '../../src/ui/format.js';
-import { formatEventLines, formatStartLines, startPlainLog } from '../../src/ui/plain-log.js';
+import {
+  formatEventLines,
+  formatListeningLine,
+  formatStartLines,
+  startPlainLog,
+} from '../../src/ui/plain-log.js';
 import {
   makeCatalog,
   makeChange,
@@ -193,6 +198,30 @@ describe('startPlainLog', () => {
         '[companion] root /r: generation 1, 0 documents, 0 skills, 0 errors, 0 warnings\n' +
         '[companion] error: boom\n',
     );
+  });
+});
+
+describe('the listening line written first', () => {
+  it('is the first start line, and a log told it was written goes on with the rest', () => {
+    const model = createDevModel({
+      store: createStaticSource(makeGeneration(1)),
+      sessions: createSessionRegistry(),
+      url: 'http://127.0.0.1:1/mcp',
+      root: '/r',
+      defer: (flush) => flush(),
+    });
+    const all = formatStartLines(model.getState());
+    expect(all[0]).toBe(formatListeningLine('http://127.0.0.1:1/mcp'));
+    let out = `${formatListeningLine('http://127.0.0.1:1/mcp')}\n`;
+    const stop = startPlainLog(
+      model,
+      (text) => {
+        out += text;
+      },
+      { listeningWritten: true },
+    );
+    stop();
+    expect(out).toBe(all.map((line) => `${line}\n`).join(''));
   });
 });
 

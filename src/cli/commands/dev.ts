@@ -18,7 +18,7 @@ import {
 } from '../../mcp/serve-http.js';
 import { createDevModel, type DevModel } from '../../ui/dev-state.js';
 import { formatMs } from '../../ui/format.js';
-import { PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
+import { formatListeningLine, PLAIN_PREFIX, startPlainLog } from '../../ui/plain-log.js';
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import { minorCollection, startIdleHeap } from '../idle-heap.js';
 import type { Command, CommandIo } from '../io.js';
@@ -165,6 +165,8 @@ export const run: Command = async (argv, io) => {
     }
     throw error;
   }
+  // Said the moment it is true: a host that waits for this line starts connecting while the rest is set up.
+  if (plain) io.stdout.write(`${formatListeningLine(server.listening)}\n`);
 
   const watcher = createWatcher(store, {
     forcePolling: served.forcePolling,
@@ -245,7 +247,7 @@ export const run: Command = async (argv, io) => {
     process.on('SIGTERM', onSigterm);
 
     if (plain) {
-      stopLog = startPlainLog(devModel, (text) => io.stdout.write(text));
+      stopLog = startPlainLog(devModel, (text) => io.stdout.write(text), { listeningWritten: true });
       return;
     }
     startInkUi(uiModule ?? loadUi(), devModel, io, () => shutdown('q')).then(
