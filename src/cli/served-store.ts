@@ -9,6 +9,7 @@ import { SCOPE_FILE } from '../core/scope.js';
 import { TOOL_NAMES } from '../core/scope-schema.js';
 import { readPoolEnv } from '../fs/build-pool.js';
 import { type CatalogStore, createCatalogStore } from '../fs/catalog-store.js';
+import { createReader } from '../fs/read-snapshot.js';
 import { withPublicationNotice } from '../install/notice.js';
 
 /** `COMPANION_EXCLUDE_TOOLS`: comma- or space-separated, lowercased, each name once. */
@@ -44,6 +45,16 @@ export interface ServedStore {
   readonly unknownTools: readonly string[];
   /** `COMPANION_WATCH=poll`: the watcher should poll instead of waiting for events. */
   readonly forcePolling: boolean;
+}
+
+/**
+ * Throws what `createServedStore` would throw for a root it cannot serve — `RootError` (missing, not a directory,
+ * unreadable) or `NoContentError` — without reading its content: `dev` asks before it listens.
+ */
+export function checkServedRoot(root: string): void {
+  createReader(root);
+  if (!existsSync(join(root, SCOPE_FILE)) && !existsSync(join(root, 'skills')))
+    throw new NoContentError(root);
 }
 
 /**

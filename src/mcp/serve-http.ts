@@ -101,6 +101,11 @@ export interface ServeHttpOptions {
   readonly idleTimeoutMs?: number;
   /** Clock for session activity and the idle reaper, and the registry's when it makes one. @default Date.now */
   readonly now?: () => number;
+  /**
+   * Every request waits for this before anything else, and nothing reads `source` sooner: `dev` listens before
+   * its first build and resolves it once the store exists. Never rejected (a failed build closes the door).
+   */
+  readonly until?: Promise<void>;
 }
 
 export interface HttpServerHandle {
@@ -436,9 +441,10 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
     await node(req, res, body);
   };
 
+  const until = options.until;
   const server = createServer((req, res) => {
     quiet.activity();
-    handle(req, res).catch((error: unknown) => {
+    (until === undefined ? handle(req, res) : until.then(() => handle(req, res))).catch((error: unknown) => {
       log(`companion: HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
       else res.end();
@@ -516,11 +522,17 @@ export async function serveHttp(source: CatalogSource, options: ServeHttpOptions
   );
   reaper.unref();
 
-  // A host that connects as the door listens walks every page of skills/list first: they are made while it starts.
-  const stopPreparing = prepareSkillPages(source, listPages, options.pageSize ?? DEFAULT_SKILLS_PAGE_SIZE);
-
   const url = `http://${wildcard ? '127.0.0.1' : formatHost(host)}:${port}${MCP_PATH}`;
   let closing: Promise<void> | undefined;
+  // A host that connects as the door listens walks every page of skills/list first: they are made while it starts.
+  let stopPreparing = (): void => {};
+  const prepare = (): void => {
+    if (closing === undefined) {
+      stopPreparing = prepareSkillPages(source, listPages, options.pageSize ?? DEFAULT_SKILLS_PAGE_SIZE);
+    }
+  };
+  if (until === undefined) prepare();
+  else void until.then(prepare);
   return {
     url,
     listening: wildcard ? `${formatHost(host)}:${port} (every interface; from this machine: ${url})` : url,

@@ -229,6 +229,10 @@ describe('companion dev: plain mode', () => {
       } finally {
         await host.close();
       }
+      // The door listened before the build: its line comes first, what was loaded after it.
+      const out = dev.output.stdout;
+      expect(out.indexOf('[companion] listening on ')).toBe(0);
+      expect(out.indexOf('[companion] root ')).toBeGreaterThan(0);
       // The first reconcile waited for the host to be quiet; then the watcher is ready, and a save is published.
       await waitForLine(dev, /^\[companion\] watching (\d+ paths )?for changes$/m, 'the watcher');
       appendFileSync(

@@ -153,6 +153,44 @@ describe('serveHttp', () => {
     expect(response.status).toBe(404);
   });
 
+  it('holds every request until `until` resolves, reading nothing of the source before', async () => {
+    let built = false;
+    let reads = 0;
+    // What dev hands the door before its first build: reading it sooner would be a bug.
+    const pending: CatalogSource = {
+      current: () => {
+        reads++;
+        if (!built) throw new Error('read before the build');
+        return source.current();
+      },
+      subscribe: (listener) => source.subscribe(listener),
+    };
+    let resolveBuilt!: () => void;
+    const until = new Promise<void>((resolve) => {
+      resolveBuilt = resolve;
+    });
+    const early = await startHttp(pending, { until });
+    try {
+      let answered = false;
+      const response = send(early.port, { headers: mcpHeaders(early.port), body: INITIALIZE }).then((r) => {
+        answered = true;
+        return r;
+      });
+      // Well past the request's arrival (each a turn of the event loop): still held, nothing read.
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(answered).toBe(false);
+      expect(reads).toBe(0);
+      built = true;
+      resolveBuilt();
+      const answer = await response;
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('"serverInfo"');
+      expect(reads).toBeGreaterThan(0);
+    } finally {
+      await early.close();
+    }
+  });
+
   it('rejects a port in use with a clear error', async () => {
     const attempt = serveHttp(source, { port: server.port, cacheTtlMs: 0 });
     await expect(attempt).rejects.toBeInstanceOf(PortInUseError);

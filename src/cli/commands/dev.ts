@@ -6,6 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { shouldUseColor } from '../../check/color.js';
+import type { CatalogSource } from '../../core/types.js';
+import type { CatalogStore } from '../../fs/catalog-store.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { startWatchThread } from '../../fs/watch-thread.js';
 import { createWatcher } from '../../fs/watcher.js';
@@ -22,7 +24,7 @@ import { formatListeningLine, PLAIN_PREFIX, startPlainLog } from '../../ui/plain
 import { EXIT_USAGE, parseCommandArgs, parseWholeNumber, writeUsageError } from '../args.js';
 import { minorCollection, startIdleHeap } from '../idle-heap.js';
 import type { Command, CommandIo } from '../io.js';
-import { createServedStore, NoContentError, type ServedStore } from '../served-store.js';
+import { checkServedRoot, createServedStore, NoContentError, type ServedStore } from '../served-store.js';
 import { releaseYoungGeneration, whenYoungGenerationHeld } from '../young-generation.js';
 
 const DEFAULT_HOST = '127.0.0.1';
@@ -111,25 +113,14 @@ export const run: Command = async (argv, io) => {
   const scavenge = minorCollection();
   // chokidar's scan of the tree runs on a thread of its own from now on, beside the first build (watch-thread.ts).
   const watchThread = startWatchThread(rootPath);
-  // The thread's isolate would let V8 grow this thread's young generation during the build (young-generation.ts).
-  await whenYoungGenerationHeld();
-  let served: ServedStore;
+  // A root that cannot be served fails here, before anything listens.
   try {
-    served = createServedStore(rootPath, io.cwd, io.env, {
-      includeDrafts: values.drafts,
-    });
+    checkServedRoot(rootPath);
   } catch (error) {
     watchThread.close();
     if (!(error instanceof RootError) && !(error instanceof NoContentError)) throw error;
     io.stderr.write(`companion dev: ${error.message}\n`);
     return EXIT_USAGE;
-  }
-  const { store } = served;
-  if (served.forcePolling) watchThread.close();
-  if (served.unknownTools.length > 0) {
-    io.stderr.write(
-      `companion dev: COMPANION_EXCLUDE_TOOLS names no such tool: ${served.unknownTools.join(', ')} (ignored)\n`,
-    );
   }
 
   // Until the model exists (and in plain mode always), the server's own lines go to stderr; on a terminal they
@@ -142,14 +133,18 @@ export const run: Command = async (argv, io) => {
       model.recordError(line.replace(/^companion: /, ''));
   };
 
+  // The door listens before the first build: a host that connects meanwhile (one started with dev, one that waits
+  // for the line below) is answered the moment the store exists, instead of being refused or starting only then.
+  const building = createPendingSource();
   let server: HttpServerHandle;
   try {
     // ttlMs 0: the content changes as you write, and hosts should re-read what a notification names.
-    server = await serveHttp(store, {
+    server = await serveHttp(building.source, {
       host,
       port,
       log,
       cacheTtlMs: 0,
+      until: building.built,
       ...(sessionTimeout === undefined ? {} : { idleTimeoutMs: sessionTimeout * 1000 }),
     });
   } catch (error) {
@@ -165,8 +160,45 @@ export const run: Command = async (argv, io) => {
     }
     throw error;
   }
-  // Said the moment it is true: a host that waits for this line starts connecting while the rest is set up.
+  // From the moment it listens, a signal stops it cleanly: one that comes before there is anything to stop (while
+  // the thread comes online) is kept, and acted on once the daemon is set up.
+  let stop: ((why: string) => void) | undefined;
+  let stopAsked: string | undefined;
+  const onSignal = (why: string): void => {
+    if (stop === undefined) stopAsked ??= why;
+    else stop(why);
+  };
+  const onSigint = (): void => onSignal('SIGINT');
+  const onSigterm = (): void => onSignal('SIGTERM');
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  // Said the moment it is true.
   if (plain) io.stdout.write(`${formatListeningLine(server.listening)}\n`);
+
+  // The thread's isolate would let V8 grow this thread's young generation during the build (young-generation.ts).
+  await whenYoungGenerationHeld();
+  let served: ServedStore;
+  try {
+    served = createServedStore(rootPath, io.cwd, io.env, {
+      includeDrafts: values.drafts,
+    });
+  } catch (error) {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+    watchThread.close();
+    await server.close();
+    if (!(error instanceof RootError) && !(error instanceof NoContentError)) throw error;
+    io.stderr.write(`companion dev: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  const { store } = served;
+  building.resolve(store);
+  if (served.forcePolling) watchThread.close();
+  if (served.unknownTools.length > 0) {
+    io.stderr.write(
+      `companion dev: COMPANION_EXCLUDE_TOOLS names no such tool: ${served.unknownTools.join(', ')} (ignored)\n`,
+    );
+  }
 
   const watcher = createWatcher(store, {
     forcePolling: served.forcePolling,
@@ -241,15 +273,14 @@ export const run: Command = async (argv, io) => {
         resolveRun(0);
       });
     };
-    const onSigint = (): void => shutdown('SIGINT');
-    const onSigterm = (): void => shutdown('SIGTERM');
-    process.on('SIGINT', onSigint);
-    process.on('SIGTERM', onSigterm);
+    stop = shutdown;
 
     if (plain) {
       stopLog = startPlainLog(devModel, (text) => io.stdout.write(text), { listeningWritten: true });
+      if (stopAsked !== undefined) shutdown(stopAsked);
       return;
     }
+    if (stopAsked !== undefined) shutdown(stopAsked);
     startInkUi(uiModule ?? loadUi(), devModel, io, () => shutdown('q')).then(
       (started) => {
         ui = started;
@@ -309,4 +340,36 @@ function isCi(env: NodeJS.ProcessEnv): boolean {
     return value !== undefined && value !== '0' && value !== 'false';
   };
   return set('CI') || set('CONTINUOUS_INTEGRATION');
+}
+
+/**
+ * The door's source before the store exists: `built` resolves once `resolve` hands it the store, and the door holds
+ * every request until then (serveHttp's `until`), so nothing reads the source sooner. A build that fails never
+ * resolves it: the door is closed instead.
+ */
+function createPendingSource(): {
+  readonly source: CatalogSource;
+  readonly built: Promise<void>;
+  resolve(store: CatalogStore): void;
+} {
+  let store: CatalogStore | undefined;
+  let resolveBuilt!: () => void;
+  const built = new Promise<void>((resolveIt) => {
+    resolveBuilt = resolveIt;
+  });
+  const theStore = (): CatalogStore => {
+    if (store === undefined) throw new Error('companion dev: the catalog is read before it is built');
+    return store;
+  };
+  return {
+    source: {
+      current: () => theStore().current(),
+      subscribe: (listener) => theStore().subscribe(listener),
+    },
+    built,
+    resolve(made) {
+      store = made;
+      resolveBuilt();
+    },
+  };
 }
