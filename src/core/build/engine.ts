@@ -10,8 +10,7 @@
  * other piece of state over. The domain rules live in the phase modules beside this one; here is only what to
  * redo when something changed.
  */
-import { timingSafeEqual } from 'node:crypto';
-import { encodeUtf8, releaseHeldTexts } from '../content.js';
+import { releaseHeldTexts } from '../content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
 import type { Memo } from '../memo.js';
@@ -32,9 +31,10 @@ import { assembleResult } from './assemble.js';
 import { type Availability, createAvailability } from './availability.js';
 import { classifyPaths, pathsToDerive, reachesFrame } from './classify.js';
 import { type CoverageFindings, checkCoverage } from './coverage-check.js';
-import { DRAFT_SENTENCE, deriveSkill, serve } from './entries.js';
+import { DRAFT_SENTENCE, deriveSkill } from './entries.js';
 import { type Frame, readFrame } from './frame.js';
-import { buildIndexText, documentTime, noteInput, skillTime } from './index-json.js';
+import { buildIndexContent, type IndexFacts, measureIndex } from './index-content.js';
+import { documentTime, type IndexInput, noteInput, skillTime } from './index-json.js';
 import { createLinkChecks, createUriJudge } from './links.js';
 import type { Presence } from './presence.js';
 import {
@@ -88,8 +88,11 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   let membership: Membership = NO_MEMBERSHIP;
   let lists: ServedLists = NO_LISTS;
   let contents = PersistentMap.empty<ServedContent>();
-  /** The index's bytes only: its text is decoded when a read asks (on XL it is 30 MB; both would be 60). */
-  let index: Uint8Array | undefined;
+  /**
+   * The index text's size and digest only: a read builds the text again from the lists (on XL it is 31.5 MB,
+   * held for the catalog's life before).
+   */
+  let index: IndexFacts | undefined;
   let promptEntries: readonly PromptEntry[] = [];
   let promptDiagnostics: readonly Diagnostic[] = [];
   let lastGood = PersistentMap.empty<SourceFile>();
@@ -264,22 +267,17 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
 
     // The index, when a title, id, scope or membership changed; its mtime is the newest of its inputs.
     const indexUri = buildIndexUri(f.scheme);
-    if (changes.index || index === undefined) {
-      const text = buildIndexText({
-        server: f.server,
-        scheme: f.scheme,
-        coverage: f.coverage,
-        documents: lists.documents,
-        documentIds: membership.documentIds,
-        skills: lists.skills,
-        prompts: promptEntries,
-      });
-      // The same bytes when the text did not change, so the memo's digest and served content are reused.
-      const bytes = encodeUtf8(text, memo);
-      if (index === undefined || index.byteLength !== bytes.byteLength || !timingSafeEqual(index, bytes)) {
-        index = bytes;
-      }
-    }
+    const indexInput: IndexInput = {
+      server: f.server,
+      scheme: f.scheme,
+      coverage: f.coverage,
+      documents: lists.documents,
+      documentIds: membership.documentIds,
+      skills: lists.skills,
+      prompts: promptEntries,
+    };
+    // Otherwise the text is the one measured before (`changes.index`): the facts stay, over the current lists.
+    if (changes.index || index === undefined) index = measureIndex(indexInput);
     const { newest } = units;
     if (newest.stale) {
       newest.stale = false;
@@ -288,11 +286,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       for (const unit of skillUnits.values()) noteInput(newest, undefined, skillTime(unit, servesSkill));
     }
     const inputsModified = Math.max(0, f.scopeFile?.mtimeMs ?? 0, f.base?.mtimeMs ?? 0, newest.mtimeMs);
-    const indexContent = serve(memo, indexUri, 'index.json', {
-      path: SCOPE_FILE,
-      bytes: index,
-      mtimeMs: inputsModified,
-    });
+    const indexContent = buildIndexContent(indexUri, indexInput, index, inputsModified);
     editor.set(indexUri, indexContent);
     contents = editor.done();
     if (full) {
