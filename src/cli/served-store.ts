@@ -48,8 +48,8 @@ export interface ServedStore {
 }
 
 /**
- * Throws what `createServedStore` would throw for a root it cannot serve — `RootError` (missing, not a directory,
- * unreadable) or `NoContentError` — without reading its content: `dev` asks before it listens.
+ * Throws for a root that cannot be served — `RootError` (missing, not a directory, unreadable) or `NoContentError`
+ * — without reading its content: `createServedStore` asks it first, and `dev` before it listens.
  */
 export function checkServedRoot(root: string): void {
   createReader(root);
@@ -69,9 +69,7 @@ export function createServedStore(
   env: NodeJS.ProcessEnv,
   options: { readonly includeDrafts?: boolean } = {},
 ): ServedStore {
-  if (!existsSync(join(root, SCOPE_FILE)) && !existsSync(join(root, 'skills')) && existsSync(root)) {
-    throw new NoContentError(root);
-  }
+  checkServedRoot(root);
   const excludeTools = parseExcludedTools(env.COMPANION_EXCLUDE_TOOLS);
   const store = createCatalogStore({
     root,

@@ -276,9 +276,9 @@ export function createCompanionServer(source: CatalogSource, options: CreateServ
       const content = catalog.contents.get(uri);
       if (!content) throw resourceNotFound(uri);
       host.recordReread();
-      if (content.text !== undefined) {
-        return { contents: [{ uri, mimeType: content.mimeType, text: content.text }] };
-      }
+      // Read once: a getter may make the text at each ask (the index builds it again from the lists).
+      const text = content.text;
+      if (text !== undefined) return { contents: [{ uri, mimeType: content.mimeType, text }] };
       const { buffer, byteOffset, byteLength } = content.bytes;
       const blob = Buffer.from(buffer, byteOffset, byteLength).toString('base64');
       return { contents: [{ uri, mimeType: content.mimeType, blob }] };

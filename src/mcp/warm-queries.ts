@@ -121,20 +121,24 @@ export function warmWhenQuiet(
     readonly gate?: QuietGate;
   } = {},
 ): QuietWarmUp {
+  // A gate of its own is its to stop; the door's is the door's, and other work may still wait on it.
+  const own = options.gate === undefined;
   const gate = options.gate ?? createQuietGate(options.quietMs);
   let armed = false;
+  let stopped = false;
   let stopWarming: (() => void) | undefined;
   return {
     activity: gate.activity,
     arm: () => {
-      if (armed) return;
+      if (armed || stopped) return;
       armed = true;
       gate.when(() => {
-        stopWarming = warmQueries(source, queries, options);
+        if (!stopped) stopWarming = warmQueries(source, queries, options);
       });
     },
     stop: () => {
-      gate.stop();
+      stopped = true;
+      if (own) gate.stop();
       stopWarming?.();
     },
   };

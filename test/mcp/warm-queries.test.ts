@@ -159,6 +159,22 @@ describe('warming once the hosts are quiet', () => {
     vi.advanceTimersByTime(1000);
     expect(calls(), 'stopped before it began').toBe(before);
   });
+
+  it('stopped on a shared gate, it never begins and leaves the gate to the rest of its work', () => {
+    project = copyFixture('valid');
+    const store = createCatalogStore({ root: project.root });
+    const { counted, calls } = countingQueries();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const gate = createQuietGate(250);
+    const ran: string[] = [];
+    const warmUp = warmWhenQuiet(store, counted, { gate });
+    warmUp.arm();
+    gate.when(() => ran.push('reconcile'));
+    warmUp.stop();
+    vi.advanceTimersByTime(1000);
+    expect(ran, 'the door still runs what waits on its gate').toEqual(['reconcile']);
+    expect(calls(), 'the stopped warm-up').toBe(0);
+  });
 });
 
 describe('createQuietGate', () => {
