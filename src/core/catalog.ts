@@ -61,7 +61,8 @@ export function createCatalogBuilder(options: BuildOptions = {}): CatalogBuilder
   const run = (snapshot: Snapshot, changed: Iterable<string> | undefined): BuildResult => {
     const previous = engine;
     engine = undefined; // a call that throws leaves no half-updated state behind: the next one starts over
-    const fresh = previous === undefined || changed === undefined;
+    // A builder made `once` keeps nothing an update would read (`BuildOptions.once`): each call starts over.
+    const fresh = previous === undefined || changed === undefined || options.once === true;
     const next = fresh ? createEngine(options, memo) : previous;
     const result = next.derive(snapshot, fresh ? undefined : new Set(changed));
     engine = next;

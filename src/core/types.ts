@@ -104,6 +104,13 @@ export interface BuildOptions {
    * never set it. @default false
    */
   readonly includeDrafts?: boolean;
+  /**
+   * The result is read once and no build follows from it (`companion check`): the build keeps nothing only a
+   * next, incremental build reads — `BuildResult.lastGood` stays empty, and the index of which link checks
+   * mention which document or skill is not made. Every other part of the result is the same. A builder made
+   * with it builds from scratch at every `update`. @default false
+   */
+  readonly once?: boolean;
 }
 
 /** A resource's `annotations`, exactly as they go on the wire. `audience` is never set. */

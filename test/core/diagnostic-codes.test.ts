@@ -3,41 +3,14 @@
  * fixture with its `files/`, and `case.json` says what to remove, which loader problems to inject, and which
  * code, file and line the build must report.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/core/catalog.js';
 import { codes } from '../../src/core/diagnostics.js';
-import type { BuildOptions, FileProblem } from '../../src/core/types.js';
-import { buildSnapshot, FIXTURES, readFixture } from '../helpers/snapshot.js';
-
-interface Case {
-  code: string;
-  file?: string;
-  line?: number;
-  remove?: string[];
-  problems?: FileProblem[];
-  options?: BuildOptions;
-  binary?: Record<string, string>;
-  generate?: { prefix: string; count: number; bytes: number };
-}
-
-const CODES_DIR = join(FIXTURES, 'codes');
-const cases = readdirSync(CODES_DIR).sort();
+import { codeCases as cases, readCodeCase } from '../helpers/code-cases.js';
 
 function buildCase(name: string) {
-  const spec = JSON.parse(readFileSync(join(CODES_DIR, name, 'case.json'), 'utf8')) as Case;
-  const files: Record<string, string | Uint8Array> = { ...readFixture('valid') };
-  const overlay = join(CODES_DIR, name, 'files');
-  if (existsSync(overlay)) Object.assign(files, readFixture(overlay));
-  for (const path of spec.remove ?? []) delete files[path];
-  for (const [path, base64] of Object.entries(spec.binary ?? {})) files[path] = Buffer.from(base64, 'base64');
-  if (spec.generate) {
-    for (let i = 0; i < spec.generate.count; i++) {
-      files[`${spec.generate.prefix}${i}.bin`] = new Uint8Array(spec.generate.bytes);
-    }
-  }
-  return { spec, result: buildCatalog(buildSnapshot(files, spec.problems ?? []), spec.options) };
+  const { spec, snapshot } = readCodeCase(name);
+  return { spec, result: buildCatalog(snapshot, spec.options) };
 }
 
 describe('diagnostic codes', () => {

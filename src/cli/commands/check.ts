@@ -122,7 +122,12 @@ function readRoot(
   io: Parameters<Command>[1],
 ): { snapshot: Snapshot; result: BuildResult } | undefined {
   try {
-    return readAndBuildCatalog(root, { strict }, { pool: readPoolEnv(io.env.COMPANION_BUILD_THREADS) });
+    // `once`: a check reads its result and no build follows (a `--fix` reads the root again from scratch).
+    return readAndBuildCatalog(
+      root,
+      { strict, once: true },
+      { pool: readPoolEnv(io.env.COMPANION_BUILD_THREADS) },
+    );
   } catch (error) {
     if (!(error instanceof RootError)) throw error;
     io.stderr.write(`companion check: ${error.message}\n`);

@@ -15,7 +15,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
 import type { Memo } from '../memo.js';
 import { BASE_FILE, PROMPTS_DIR, SCOPE_FILE } from '../names.js';
-import { PersistentMap } from '../persistent-map.js';
+import { PersistentMap, type PersistentMapEditor } from '../persistent-map.js';
 import { createPromptBuilder } from '../prompt-catalog.js';
 import type { ParsedSkill } from '../skills.js';
 import type {
@@ -64,6 +64,8 @@ export interface Engine {
 /** `memo` is the builder's, shared by every engine it creates: a full build after an edit reuses it. */
 export function createEngine(options: BuildOptions, memo: Memo): Engine {
   const includeDrafts = options.includeDrafts === true;
+  /** No incremental derive follows (`BuildOptions.once`): what only one would read is not kept. */
+  const once = options.once === true;
   const servesSkill = (skill: ParsedSkill | undefined): skill is ParsedSkill =>
     skill !== undefined && (!skill.draft || includeDrafts);
   const servedPresence = (presence: Presence): boolean =>
@@ -79,7 +81,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   /** Inline `companion-disable` directives, per file that has any. */
   const directives = new Map<string, readonly Directive[]>();
   let units = createUnitStore();
-  const links = createLinkChecks();
+  const links = createLinkChecks(!once);
   const prompts = createPromptBuilder(memo);
 
   // Derived across units; recomputed only when what they read changed.
@@ -170,7 +172,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       owners: new Set(),
       recheck: new Set(),
     };
-    const good = lastGood.edit();
+    const good = once ? DISCARD : lastGood.edit();
     const editor = contents.edit();
     const reread = { touched, context, previousProblems, full, good, editor, memo };
     rereadDocuments(units, reread, changes);
@@ -324,3 +326,15 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
 
   return { derive };
 }
+
+/**
+ * The last-good editor of a build no other build follows: it keeps nothing (on L, 14,000 sets into a persistent
+ * map that no one reads), and `done` answers the empty map.
+ */
+const DISCARD: PersistentMapEditor<SourceFile> = {
+  get: () => undefined,
+  set: () => {},
+  delete: () => {},
+  done: () => EMPTY_GOOD,
+};
+const EMPTY_GOOD = PersistentMap.empty<SourceFile>();

@@ -65,7 +65,11 @@ export interface LinkChecks {
   clear(): void;
 }
 
-export function createLinkChecks(): LinkChecks {
+/**
+ * `indexed` false keeps no index of who mentions whom (`mentioning` answers nothing): for a build no incremental
+ * derive follows (`BuildOptions.once`), where nothing asks it.
+ */
+export function createLinkChecks(indexed = true): LinkChecks {
   const findings = new Map<CheckKey, readonly Diagnostic[]>();
   /** Which checked groups mention a URI owned by a document (`d:<id>`) or a skill (`s:<id>`). */
   const mentionedBy = new Map<string, Set<CheckKey>>();
@@ -76,6 +80,8 @@ export function createLinkChecks(): LinkChecks {
     mentioning: (owner) => mentionedBy.get(owner) ?? [],
     check(key, context) {
       const { found, owners } = checkGroup(key, context);
+      setFindings(findings, key, found);
+      if (!indexed) return;
       const before = mentionsOf.get(key);
       if (before !== undefined) for (const set of before) set.delete(key);
       if (owners.size === 0) {
@@ -93,7 +99,6 @@ export function createLinkChecks(): LinkChecks {
         });
         mentionsOf.set(key, sets);
       }
-      setFindings(findings, key, found);
     },
     clear() {
       findings.clear();
