@@ -176,6 +176,36 @@ describe('scheme URIs anywhere in a line', () => {
   });
 });
 
+/** `scanBody(body, first, offset)` against the line-object definitions it replaced (`readLines` and the rest). */
+function expectScanBodyAsDefined(body: string, first: number, offset: number): void {
+  const lines = readLines(body, first);
+  const scan = scanBody(body, first, offset);
+  expect(scan.titles).toEqual(findTitles(lines));
+  expect(scan.sections).toEqual(findSections(body, lines, offset));
+  expect(scan.lastFenced).toBe(lines[lines.length - 1]!.fenced);
+  expect(findUnclosedFence(scan.lines())).toBe(findUnclosedFence(lines));
+  const marks = (text: string) => text.includes('](') || text.includes(']:');
+  expect(scan.select((from) => findLinkMark(body, from), holdsLinkMark)).toEqual(
+    lines.filter((l) => marks(l.text)),
+  );
+  expect(
+    scan.select(
+      (from) => body.indexOf('://', from),
+      (text) => text.includes('://'),
+    ),
+  ).toEqual(lines.filter((l) => l.text.includes('://')));
+  // Kept as ranges into the file's bytes (the body ends it, `offset` bytes in), read back the same: what a
+  // parse keeps of an ASCII file (of another, its offsets into the text are not offsets into the bytes).
+  const kept = scan.selectKept((from) => body.indexOf('://', from));
+  if (body.includes('\r')) expect(kept).toBeUndefined();
+  else if (/^[\x00-\x7f]*$/.test(body))
+    expect(readKeptLines(new TextEncoder().encode(`${'-'.repeat(offset)}${body}`), kept!)).toEqual(
+      lines.filter((l) => l.text.includes('://')),
+    );
+  // Sections read back from their ranges are the sections a split gives.
+  expect(readSections(`${'-'.repeat(offset)}${body}`, scan.sections)).toEqual(splitSections(body, lines));
+}
+
 /** `readLines` as it was written before its one-pass form: split, a regex replace and the fence pattern per line. */
 function oracleLines(body: string, firstLine = 1): MarkdownLine[] {
   const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -296,36 +326,41 @@ describe('lines and sections', () => {
         fc.string({ unit: units, maxLength: 48 }),
         fc.integer({ min: 1, max: 5 }),
         fc.integer({ min: 0, max: 9 }),
-        (body, first, offset) => {
-          const lines = readLines(body, first);
-          const scan = scanBody(body, first, offset);
-          expect(scan.titles).toEqual(findTitles(lines));
-          expect(scan.sections).toEqual(findSections(body, lines, offset));
-          expect(scan.lastFenced).toBe(lines[lines.length - 1]!.fenced);
-          expect(findUnclosedFence(scan.lines())).toBe(findUnclosedFence(lines));
-          const marks = (text: string) => text.includes('](') || text.includes(']:');
-          expect(scan.select((from) => findLinkMark(body, from), holdsLinkMark)).toEqual(
-            lines.filter((l) => marks(l.text)),
-          );
-          expect(
-            scan.select(
-              (from) => body.indexOf('://', from),
-              (text) => text.includes('://'),
-            ),
-          ).toEqual(lines.filter((l) => l.text.includes('://')));
-          // Kept as ranges into the file's bytes (ASCII here: the body ends it, `offset` bytes in), read back the
-          // same.
-          const kept = scan.selectKept((from) => body.indexOf('://', from));
-          if (body.includes('\r')) expect(kept).toBeUndefined();
-          else
-            expect(readKeptLines(new TextEncoder().encode(`${'-'.repeat(offset)}${body}`), kept!)).toEqual(
-              lines.filter((l) => l.text.includes('://')),
-            );
-          // Sections read back from their ranges are the sections a split gives.
-          expect(readSections(`${'-'.repeat(offset)}${body}`, scan.sections)).toEqual(
-            splitSections(body, lines),
-          );
-        },
+        expectScanBodyAsDefined,
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('scanBody answers the same over headings of every level, tabs, a BOM, non-ASCII text and long bodies', () => {
+    // What a line starts with picks its branch (a fence, a `# ` title, a `##` heading, neither): every start.
+    const units = fc.constantFrom(
+      ...LINE_UNITS,
+      '# ',
+      '## ',
+      '### ',
+      '#',
+      '##',
+      '#a',
+      ' #',
+      '\t',
+      '\t```',
+      '  ~~~',
+      '    ```',
+      '````',
+      '\ufeff',
+      '\u00e9',
+      '\u{1f600}',
+      '\u00a0',
+      '\r',
+      'b #',
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit: units, maxLength: 160 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 9 }),
+        expectScanBodyAsDefined,
       ),
       { numRuns: 5000 },
     );
