@@ -6,7 +6,7 @@
  * and `selectLines` answer (test/core/markdown-scan.property.test.ts holds it to that); a body with a carriage
  * return takes that path itself.
  */
-import { decodeAscii } from './content.js';
+import { Buffer } from 'node:buffer';
 import {
   buildSection,
   FENCE,
@@ -204,9 +204,12 @@ export function readKeptLines(bytes: Uint8Array, kept: KeptLines): readonly Mark
   if (typeof kept[0] !== 'number') return kept as readonly MarkdownLine[];
   const numbers = kept as readonly number[];
   const out: MarkdownLine[] = [];
+  // One view of the bytes for all the lines, each read as Latin-1 (ASCII: a byte is a character): no view and
+  // no decoder call per line (`decodeAscii`, ~2.5x the time a line).
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < numbers.length; i += 3) {
     const line = numbers[i]!;
-    const text = decodeAscii(bytes, numbers[i + 1]!, numbers[i + 2]!);
+    const text = view.toString('latin1', numbers[i + 1]!, numbers[i + 2]!);
     out.push({ text, line: Math.abs(line), fenced: line < 0 });
   }
   return out;

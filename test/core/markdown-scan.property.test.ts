@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeAscii } from '../../src/core/content.js';
 import {
   buildMarkdownFacts,
   findUnclosedFence,
@@ -205,6 +206,39 @@ function expectScanBodyAsDefined(body: string, first: number, offset: number): v
   // Sections read back from their ranges are the sections a split gives.
   expect(readSections(`${'-'.repeat(offset)}${body}`, scan.sections)).toEqual(splitSections(body, lines));
 }
+
+describe('kept lines read back from bytes', () => {
+  it('equal decodeAscii of each range, for a view anywhere inside a larger buffer', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 200 }).map((b) => b.map((x) => x & 0x7f)),
+        fc.nat(16),
+        fc.array(fc.tuple(fc.integer({ min: -9, max: 9 }), fc.nat(), fc.nat()), { maxLength: 8 }),
+        (ascii, pad, ranges) => {
+          // The file's bytes as a view at `pad` into a larger buffer, as a slab holds them.
+          const buffer = new Uint8Array(pad + ascii.length + 7).fill(0xe9);
+          buffer.set(ascii, pad);
+          const bytes = buffer.subarray(pad, pad + ascii.length);
+          const kept = ranges.flatMap(([line, a, b]) => {
+            const from = a % (ascii.length + 1);
+            const to = from + (b % (ascii.length - from + 1));
+            return [line === 0 ? 1 : line, from, to];
+          });
+          const expected = [];
+          for (let i = 0; i < kept.length; i += 3) {
+            expected.push({
+              text: decodeAscii(bytes, kept[i + 1]!, kept[i + 2]!),
+              line: Math.abs(kept[i]!),
+              fenced: kept[i]! < 0,
+            });
+          }
+          expect(readKeptLines(bytes, kept)).toEqual(expected);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
 
 /** `readLines` as it was written before its one-pass form: split, a regex replace and the fence pattern per line. */
 function oracleLines(body: string, firstLine = 1): MarkdownLine[] {
