@@ -15,10 +15,41 @@ export interface IndexFacts {
   readonly digest: string;
 }
 
-/** The size and digest of the index text of `input`; the text and its bytes are dropped when this returns. */
+/**
+ * The size and digest of the index text of `input`, measured at the first ask of either (the text and its bytes
+ * are dropped then): `companion check` never asks, and a build made the text, its bytes and their SHA-256 for
+ * nothing (~20 ms on L). `input` is held until then; its lists are the catalog's own.
+ */
 export function measureIndex(input: IndexInput): IndexFacts {
-  const bytes = encodeUtf8(buildIndexText(input));
-  return { size: bytes.byteLength, digest: buildDigest(bytes) };
+  return new MeasuredIndex(input);
+}
+
+class MeasuredIndex implements IndexFacts {
+  #input: IndexInput | undefined;
+  #size = 0;
+  #digest = '';
+
+  constructor(input: IndexInput) {
+    this.#input = input;
+  }
+
+  get size(): number {
+    this.#measure();
+    return this.#size;
+  }
+
+  get digest(): string {
+    this.#measure();
+    return this.#digest;
+  }
+
+  #measure(): void {
+    if (this.#input === undefined) return;
+    const bytes = encodeUtf8(buildIndexText(this.#input));
+    this.#size = bytes.byteLength;
+    this.#digest = buildDigest(bytes);
+    this.#input = undefined;
+  }
 }
 
 class IndexContent {

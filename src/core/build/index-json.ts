@@ -114,7 +114,10 @@ export function buildIndexResource(server: ServerIdentity, content: ServedConten
     description:
       'What this server covers, for whom, which tool answers what, and every document and skill it serves with its URI. The one to read first.',
     mimeType: content.mimeType,
-    size: content.size,
+    // Read from the content when asked: the index's size is measured at the first ask (`measureIndex`).
+    get size() {
+      return content.size;
+    },
     annotations: buildAnnotations(PRIORITY.index, content.lastModified),
   };
 }

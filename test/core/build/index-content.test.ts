@@ -48,6 +48,25 @@ describe('the index content', () => {
     expectExact(after);
   });
 
+  it('lists the size a read returns, measured at the first ask, in the listing as in its JSON', () => {
+    const { catalog } = createCatalogBuilder().build(buildSnapshot(valid));
+    const listed = catalog.resources.find((r) => r.uri === catalog.indexUri)!;
+    const index = indexOf({ catalog, diagnostics: [] });
+    const size = index.bytes.byteLength;
+    expect(listed.size).toBe(size);
+    expect(JSON.parse(JSON.stringify(listed))).toEqual({ ...listed, size });
+    expect(Object.keys(listed)).toEqual([
+      'uri',
+      'name',
+      'title',
+      'description',
+      'mimeType',
+      'size',
+      'annotations',
+    ]);
+    expectExact(index);
+  });
+
   it('measures again when the index changed, and reads what it measured', () => {
     const builder = createCatalogBuilder();
     const before = indexOf(builder.build(buildSnapshot(valid)));
