@@ -279,7 +279,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       prompts: promptEntries,
     };
     // Otherwise the text is the one measured before (`changes.index`): the facts stay, over the current lists.
-    if (changes.index || index === undefined) index = measureIndex(indexInput);
+    if (changes.index || index === undefined) index = measureIndex(indexInput, once ? 'asked' : 'now');
     const { newest } = units;
     if (newest.stale) {
       newest.stale = false;

@@ -16,12 +16,16 @@ export interface IndexFacts {
 }
 
 /**
- * The size and digest of the index text of `input`, measured at the first ask of either (the text and its bytes
- * are dropped then): `companion check` never asks, and a build made the text, its bytes and their SHA-256 for
- * nothing (~20 ms on L). `input` is held until then; its lists are the catalog's own.
+ * The size and digest of the index text of `input`; the text and its bytes are dropped when they are measured.
+ * `'asked'` measures at the first ask of either, holding `input` (the catalog's own lists) until then: for a
+ * build no other follows (`BuildOptions.once`: `companion check` never asks, and made the text, its bytes and
+ * their SHA-256 for nothing, ~20 ms on L). Otherwise now: dev's next diff reads both digests, and the first
+ * edit would pay for the first build's.
  */
-export function measureIndex(input: IndexInput): IndexFacts {
-  return new MeasuredIndex(input);
+export function measureIndex(input: IndexInput, when: 'now' | 'asked' = 'now'): IndexFacts {
+  const facts = new MeasuredIndex(input);
+  if (when === 'now') facts.measure();
+  return facts;
 }
 
 class MeasuredIndex implements IndexFacts {
@@ -34,16 +38,17 @@ class MeasuredIndex implements IndexFacts {
   }
 
   get size(): number {
-    this.#measure();
+    this.measure();
     return this.#size;
   }
 
   get digest(): string {
-    this.#measure();
+    this.measure();
     return this.#digest;
   }
 
-  #measure(): void {
+  /** Measures the text, once; drops the input. */
+  measure(): void {
     if (this.#input === undefined) return;
     const bytes = encodeUtf8(buildIndexText(this.#input));
     this.#size = bytes.byteLength;

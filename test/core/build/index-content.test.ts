@@ -48,8 +48,11 @@ describe('the index content', () => {
     expectExact(after);
   });
 
-  it('lists the size a read returns, measured at the first ask, in the listing as in its JSON', () => {
-    const { catalog } = createCatalogBuilder().build(buildSnapshot(valid));
+  it.each([
+    ['now', {}],
+    ['at the first ask (once)', { once: true }],
+  ])('lists the size a read returns, measured %s, in the listing as in its JSON', (_, options) => {
+    const { catalog } = createCatalogBuilder(options).build(buildSnapshot(valid));
     const listed = catalog.resources.find((r) => r.uri === catalog.indexUri)!;
     const index = indexOf({ catalog, diagnostics: [] });
     const size = index.bytes.byteLength;
