@@ -37,7 +37,10 @@ import {
 } from './read-snapshot.js';
 
 export interface BuildPoolOptions {
-  /** Worker threads besides this one; 0 never starts a pool. @default `os.availableParallelism()` */
+  /**
+   * Worker threads besides this one; 0 never starts a pool. @default `os.availableParallelism() - 1`, at least
+   * 1: this thread derives the batches no worker claimed, so it is one of the pool.
+   */
   readonly threads?: number;
   /** The threads start once the files read reach this many bytes. @default {@link POOL_MIN_BYTES} */
   readonly minBytes?: number;
@@ -45,6 +48,13 @@ export interface BuildPoolOptions {
   readonly stallMs?: number;
   /** The worker's module. @default `build-pool-worker.js` beside this module (both layouts: dist/fs, dist/bundle) */
   readonly workerUrl?: URL;
+  /**
+   * Sets V8's semi-space growth factor back to 1 as each thread starts: a new isolate resets it to 2 for the whole
+   * process, and the thread starts inside a synchronous read, where the caller cannot set it back (without this
+   * the building thread's young generation grows to 2 × 16 MB: +25 MB peak RSS on L). For a caller that holds it
+   * at 1 (the CLI: src/cli/young-generation.ts); a library's host keeps its own flags. @default false
+   */
+  readonly holdYoungGeneration?: boolean;
   /** For tests: the first worker throws at, or exits at, its first batch. */
   readonly testFail?: 'throw' | 'die';
   /** For tests: false leaves every batch to the workers (this thread only waits). @default true */
@@ -78,7 +88,7 @@ export interface BuildPool {
  * 30–55% more wall time than one thread, the threads' start (~50–100 ms each) outlasting the whole read; on 47 MB
  * it took ~0.1 s off this thread's CPU; S (1 MB) reads in ~20 ms.
  */
-export const POOL_MIN_BYTES = 32 * 1024 * 1024;
+export const POOL_MIN_BYTES = 16 * 1024 * 1024;
 
 /** About this many bytes (at most `BATCH_FILES` files) per batch: small enough to balance, big enough to amortize. */
 const BATCH_BYTES = 256 * 1024;
@@ -98,17 +108,26 @@ export interface PoolWorkerData {
   /** `[0]`: batches the workers finished (with facts or not). */
   readonly finished: Int32Array;
   readonly port: MessagePort;
+  /** `BuildPoolOptions.holdYoungGeneration`. */
+  readonly hold: boolean;
   readonly fail?: 'throw' | 'die';
 }
 
-/** One batch, as posted to a worker: the files' bytes back to back in `buffer` (transferred). */
+/**
+ * One batch, as posted to a worker. A file's bytes are read where they already are — a range of a shared slab
+ * (the read's `SharedArrayBuffer`s, src/fs/byte-slabs.ts) — or, when not in one, a range of `buffer` (a copy,
+ * transferred).
+ */
 export interface PoolBatch {
   readonly batch: number;
+  /** The shared slabs this worker was not sent yet, to append to its list (the ranges' slab numbers index it). */
+  readonly slabs: readonly SharedArrayBuffer[];
+  /** The bytes of the batch's files that are in no shared slab, back to back. */
   readonly buffer: ArrayBuffer;
-  /** `paths.length + 1` offsets into `buffer`. */
-  readonly offsets: readonly number[];
+  /** Per file three numbers: its slab's number (-1: `buffer`), the offset and the length of its bytes there. */
+  readonly ranges: Int32Array;
   readonly paths: readonly string[];
-  readonly mtimes: readonly number[];
+  readonly mtimes: Float64Array;
 }
 
 /** What a worker posts per batch it claimed. */
@@ -120,17 +139,20 @@ const defaultWorkerUrl = new URL('./build-pool-worker.js', import.meta.url);
 
 /**
  * What `COMPANION_BUILD_THREADS` asks for, for the CLI to pass on: `auto` a pool sized to the machine, a count
- * that many worker threads, anything else (unset, 0) none. Off unless asked: on this 2-core machine the pool
- * measured slower and larger than one thread (see the module comment).
+ * that many worker threads, anything else (0, a word) none; unset, `byDefault` decides: a pool sized to the
+ * machine when it has a second core (`companion check`), else none (`dev`/`serve`, whose cold build is not what
+ * a user waits on alone, and which keep the bytes of every file for hours: see the module comment).
  */
-export function readPoolEnv(value: string | undefined): BuildPoolOptions | false {
-  if (value?.trim().toLowerCase() === 'auto') return {};
-  const threads = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+export function readPoolEnv(value: string | undefined, byDefault = false): BuildPoolOptions | false {
+  if (value === undefined || value.trim() === '')
+    return byDefault && availableParallelism() >= 2 ? {} : false;
+  if (value.trim().toLowerCase() === 'auto') return {};
+  const threads = Number(value);
   return Number.isInteger(threads) && threads > 0 ? { threads } : false;
 }
 
 export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
-  const threads = options.threads ?? availableParallelism();
+  const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
   const minBytes = options.minBytes ?? POOL_MIN_BYTES;
   const files: SourceFile[] = [];
   /** Per batch, its first file; the open batch runs from the last start to the end of `files`. */
@@ -153,6 +175,7 @@ export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
           claims,
           finished,
           port: port2,
+          hold: options.holdYoungGeneration === true,
           ...(options.testFail && t === 0 ? { fail: options.testFail } : {}),
         };
         const worker = new Worker(options.workerUrl ?? defaultWorkerUrl, {
@@ -169,28 +192,61 @@ export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
     }
   }
 
+  /** Every shared slab a batch referred to, numbered in order of first use. */
+  const slabNumbers = new Map<SharedArrayBuffer, number>();
+  const slabs: SharedArrayBuffer[] = [];
+  /** Per worker, how many of `slabs` it was sent. */
+  const slabsSent: number[] = [];
+
   /** Posts every closed batch not posted yet, round robin (a worker skips a batch someone else claimed). */
   function post(): void {
     if (workers === undefined || workers.length === 0) return;
     for (; posted < starts.length - 1 && posted < MAX_BATCHES; posted++) {
       const first = starts[posted]!;
       const end = starts[posted + 1]!;
-      let size = 0;
-      for (let i = first; i < end; i++) size += files[i]!.bytes.byteLength;
-      const buffer = new ArrayBuffer(size);
-      const view = new Uint8Array(buffer);
-      const offsets: number[] = [0];
+      const ranges = new Int32Array(3 * (end - first));
+      const mtimes = new Float64Array(end - first);
       const paths: string[] = [];
-      const mtimes: number[] = [];
+      let copied = 0;
       for (let i = first; i < end; i++) {
-        const file = files[i]!;
-        view.set(file.bytes, offsets[offsets.length - 1]!);
-        offsets.push(offsets[offsets.length - 1]! + file.bytes.byteLength);
-        paths.push(file.path);
-        mtimes.push(file.mtimeMs);
+        const { bytes } = files[i]!;
+        if (!(bytes.buffer instanceof SharedArrayBuffer)) copied += bytes.byteLength;
       }
-      const message: PoolBatch = { batch: posted, buffer, offsets, paths, mtimes };
-      workers[posted % workers.length]!.worker.postMessage(message, [buffer]);
+      const buffer = new ArrayBuffer(copied);
+      const view = new Uint8Array(buffer);
+      copied = 0;
+      for (let i = first, r = 0; i < end; i++, r += 3) {
+        const file = files[i]!;
+        const { bytes } = file;
+        if (bytes.buffer instanceof SharedArrayBuffer) {
+          let number = slabNumbers.get(bytes.buffer);
+          if (number === undefined) {
+            number = slabs.push(bytes.buffer) - 1;
+            slabNumbers.set(bytes.buffer, number);
+          }
+          ranges[r] = number;
+          ranges[r + 1] = bytes.byteOffset;
+        } else {
+          view.set(bytes, copied);
+          ranges[r] = -1;
+          ranges[r + 1] = copied;
+          copied += bytes.byteLength;
+        }
+        ranges[r + 2] = bytes.byteLength;
+        paths.push(file.path);
+        mtimes[i - first] = file.mtimeMs;
+      }
+      const to = posted % workers.length;
+      const message: PoolBatch = {
+        batch: posted,
+        slabs: slabs.slice(slabsSent[to] ?? 0),
+        buffer,
+        ranges,
+        paths,
+        mtimes,
+      };
+      slabsSent[to] = slabs.length;
+      workers[to]!.worker.postMessage(message, [buffer, ranges.buffer, mtimes.buffer]);
     }
   }
 
@@ -261,7 +317,7 @@ export function readAndBuildCatalog(
 ): { readonly snapshot: Snapshot; readonly result: BuildResult; readonly pool?: BuildPoolReport } {
   const reader = createReader(root, options.read);
   const pool = options.pool ? createBuildPool(options.pool) : undefined;
-  const read = createReadResult(pool?.add, { slabs: true });
+  const read = createReadResult(pool?.add, { slabs: pool ? 'shared' : true });
   for (const directory of contentDirectories) reader.read(directory, read);
   const snapshot = buildSnapshot(read.files, read.problems);
   const builder = createCatalogBuilder(build);

@@ -46,7 +46,8 @@ describe('the build pool', () => {
     const built = fromDist.readAndBuildCatalog(corpus, {}, { pool: { minBytes: 8 * 1024 * 1024 } });
     expect(built.pool).toBeDefined();
     const pool = built.pool!;
-    expect(pool.threads).toBe(availableParallelism());
+    // One fewer than the cores: this thread is one of the pool.
+    expect(pool.threads).toBe(Math.max(1, availableParallelism() - 1));
     expect(pool.fromWorkers + pool.onThisThread).toBe(pool.batches);
     expect(pool.lost).toBe(0);
     expect(fingerprintBuild(built.result)).toBe(single(corpus));
@@ -81,6 +82,11 @@ describe('the build pool', () => {
     );
     expect(built.pool?.fromWorkers).toBe(built.pool?.batches);
     expect(fingerprintBuild(built.result)).toBe(single(corpus));
+    // The workers read the bytes in place: the read's small files are in shared slabs.
+    const files = [...built.snapshot.files.values()];
+    expect(files.filter((f) => f.bytes.buffer instanceof SharedArrayBuffer).length).toBeGreaterThan(
+      files.length / 2,
+    );
   });
 
   it.each(['valid', 'check-golden', 'check-warnings', 'fs-basic', 'mcp-extra', 'typo3-conversion'])(
@@ -138,8 +144,12 @@ describe('the build pool', () => {
     expect(fromDist.readAndBuildCatalog(corpus).pool).toBeUndefined();
     expect(fromDist.readPoolEnv(undefined)).toBe(false);
     expect(fromDist.readPoolEnv('0')).toBe(false);
+    expect(fromDist.readPoolEnv('0', true)).toBe(false);
     expect(fromDist.readPoolEnv('auto')).toEqual({});
     expect(fromDist.readPoolEnv('3')).toEqual({ threads: 3 });
+    // `check` asks for one by default, on a machine with a second core.
+    expect(fromDist.readPoolEnv(undefined, true)).toEqual(availableParallelism() >= 2 ? {} : false);
+    expect(fromDist.readPoolEnv(' ', true)).toEqual(availableParallelism() >= 2 ? {} : false);
   });
 
   it('finds its worker beside the bundle chunk that starts it (the layout bin/companion.js runs)', () => {
@@ -154,8 +164,8 @@ describe('the build pool', () => {
     expect(existsSync(join(bundle, 'build-pool-worker.js'))).toBe(true);
   });
 
-  it('lets `companion check` exit by itself, printing what it prints on one thread', async () => {
-    // Above the threshold: M and 24 MB of assets in one skill.
+  it('lets `companion check` exit by itself, printing what it prints on one thread (by default and when asked)', async () => {
+    // Above the threshold: M and 24 MB of assets in one skill (files too large for a slab: their bytes are copied).
     const { generateCorpus } = await import(pathToFileURL(join(REPO_ROOT, 'bench/generate-corpus.mjs')).href);
     const big = (generateCorpus('M', join(tmp, 'big')) as { root: string }).root;
     const [skill] = readdirSync(join(big, 'skills')).filter((name) => !name.endsWith('.md'));
@@ -166,7 +176,7 @@ describe('the build pool', () => {
     const run = (threads: string) =>
       spawnSync(
         process.execPath,
-        [join(REPO_ROOT, 'bin/companion.js'), 'check', '--root', corpus, '--format', 'json'],
+        [join(REPO_ROOT, 'bin/companion.js'), 'check', '--root', big, '--format', 'json'],
         {
           env: { ...process.env, COMPANION_BUILD_THREADS: threads },
           encoding: 'utf8',
@@ -174,10 +184,13 @@ describe('the build pool', () => {
         },
       );
     const pooled = run('auto');
+    const byDefault = run('');
     const alone = run('0');
-    expect(pooled.signal).toBeNull();
-    expect(pooled.status).toBe(alone.status);
-    expect(pooled.stdout).toBe(alone.stdout);
+    for (const other of [pooled, byDefault]) {
+      expect(other.signal).toBeNull();
+      expect(other.status).toBe(alone.status);
+      expect(other.stdout).toBe(alone.stdout);
+    }
     expect(pooled.stdout).toContain('"diagnostics"');
   });
 });

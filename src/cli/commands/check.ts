@@ -15,6 +15,7 @@ import { readAndBuildCatalog, readPoolEnv } from '../../fs/build-pool.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
 import type { Command } from '../io.js';
+import { isYoungGenerationHeld } from '../young-generation.js';
 
 const USAGE = `Usage: companion check [--root DIR] [--format text|json|github] [--strict] [--fix [--dry-run]]
 
@@ -115,14 +116,19 @@ export const run: Command = async (argv, io) => {
   return failsCheck(sorted, strict) ? 1 : 0;
 };
 
-/** The snapshot and its build (its per-file work on threads when `COMPANION_BUILD_THREADS` asks: build-pool.ts). */
+/**
+ * The snapshot and its build: its per-file work on a second core when the root is large enough and the machine
+ * has one (`COMPANION_BUILD_THREADS=0` turns it off; build-pool.ts).
+ */
 function readRoot(
   root: string,
   strict: boolean | undefined,
   io: Parameters<Command>[1],
 ): { snapshot: Snapshot; result: BuildResult } | undefined {
   try {
-    return readAndBuildCatalog(root, { strict }, { pool: readPoolEnv(io.env.COMPANION_BUILD_THREADS) });
+    const pool = readPoolEnv(io.env.COMPANION_BUILD_THREADS, true);
+    const hold = isYoungGenerationHeld();
+    return readAndBuildCatalog(root, { strict }, { pool: pool && { ...pool, holdYoungGeneration: hold } });
   } catch (error) {
     if (!(error instanceof RootError)) throw error;
     io.stderr.write(`companion check: ${error.message}\n`);
