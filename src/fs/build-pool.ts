@@ -1,30 +1,33 @@
 /**
- * Both cores for a cold build: the per-file facts of every file (src/core/build/file-facts.ts: digests, document
- * parses and lint, directives, the Markdown facts, links and credential scans of skill files) derived on worker
- * threads *while this thread is still reading the tree*, then handed to the builder before it builds
- * (`CatalogBuilder.prefill`).
+ * Both cores for a cold build: the per-file facts of every file (src/core/build/file-facts.ts: document parses
+ * and lint, directives, a binary's digest, the Markdown facts, links and credential scans of skill files)
+ * derived on worker threads *while this thread is still reading the tree*, then handed to the builder before it
+ * builds (`CatalogBuilder.prefill`).
  *
  * Synchronous, like the store that uses it: the reader hands every file to `add` as it reads it; once the files
- * read reach `minBytes` the threads start, and every batch of files is copied into a buffer of its own and
- * transferred to one of them. `finish` derives, on this thread, every batch no worker has claimed yet (a shared
- * array of claims decides who derives a batch; each is derived once), then waits on a shared counter
- * (`Atomics.wait`, never the event loop) for the batches the workers claimed, and takes their facts with
- * `receiveMessageOnPort`. Only small things cross back (digests, findings, offsets, lines with links); never
- * texts.
+ * read reach `minBytes` the threads start, and every batch of files is posted to one of them as ranges of the
+ * read's shared slabs (`SharedArrayBuffer`s, posted once to each thread: the bytes are read in place, never
+ * copied; only a file too large for a slab is copied into the batch). `finish` derives, on this thread, every
+ * batch no worker has claimed yet, from the last one back (a shared array of claims decides who derives a batch;
+ * each is derived once), then waits on a shared counter (`Atomics.wait`, never the event loop) for the batches
+ * the workers claimed, and takes their facts with `receiveMessageOnPort`. Only small things cross back
+ * (findings, offsets, lines with links); never texts.
  *
  * Nothing here can change a result: a batch whose facts never arrive (a worker that could not start, threw or
  * died) is simply not prefilled, and the builder derives those files itself, as it does without a pool. The
  * threads are stopped as soon as the facts are in and never keep the process alive.
  *
- * Off unless asked (`COMPANION_BUILD_THREADS`, `CatalogStoreOptions.pool`): on this 2-core machine, under the
- * load of a shared machine, it took ~0.3–0.5 s off this thread's CPU on L (10,000 documents, 113 MB) but cost
- * 17–31% more CPU in all and 55–65 MB more peak RSS, and no run was faster end to end. One reason: a
- * single-threaded build already keeps the second core busy — V8's collector threads spend ~0.9 s beside the
- * building thread's ~1.6 s on L — so a pool competes with them; the rest is what crosses (copies of the bytes
- * on the way out, ~0.3 s of deserializing facts on the way back) and what the threads cannot do (a skill's
- * read and lint need base.md and the scope file; scheme-URI scans need the scheme).
+ * `companion check` uses it by default when the machine has a second core to spare (`readPoolEnv(…, true)`,
+ * `isCoreFree`); `dev` and `serve` only when `COMPANION_BUILD_THREADS` asks. What it costs and gives on L (10,000 documents, 113 MB), measured on
+ * this 2-core machine (bench/RESULTS.md, round seven, branch `checkpool`): one worker takes ~0.35–0.4 s off the
+ * building thread's CPU for ~0.45 s of its own and ~20 MB of peak RSS; the building thread's facts are ~0.48 s
+ * of its ~1.6 s, so that is what a second core can take. Three things made it pay where it did not: the bytes
+ * shared instead of copied (+100 MB and ~0.15 s of this thread's copies before), no SHA-256 of texts (a build
+ * hashes a text only when asked, which `check` never does), and the young generation held while the thread
+ * starts (`holdYoungGeneration`). What the threads cannot do: a skill's read and lint need base.md and the scope
+ * file; links, coverage, entries and the index need every file.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { type CatalogBuilder, createCatalogBuilder, type FileFacts } from '../core/catalog.js';
 import type { BuildOptions, BuildResult, Snapshot, SourceFile } from '../core/types.js';
@@ -85,8 +88,9 @@ export interface BuildPool {
 
 /**
  * Below this many bytes of files no thread starts: on M (11 MB, 1,100 units) a pool cost 29–56% more CPU and
- * 30–55% more wall time than one thread, the threads' start (~50–100 ms each) outlasting the whole read; on 47 MB
- * it took ~0.1 s off this thread's CPU; S (1 MB) reads in ~20 ms.
+ * 30–55% more wall time than one thread, the threads' start outlasting the whole read; S (1 MB) reads in ~20 ms.
+ * On L the threshold comes ~15% into the read, so the thread's start (~50 ms of its CPU, ~0.1 s to its first
+ * batch) overlaps the rest of the read.
  */
 export const POOL_MIN_BYTES = 16 * 1024 * 1024;
 
@@ -139,16 +143,30 @@ const defaultWorkerUrl = new URL('./build-pool-worker.js', import.meta.url);
 
 /**
  * What `COMPANION_BUILD_THREADS` asks for, for the CLI to pass on: `auto` a pool sized to the machine, a count
- * that many worker threads, anything else (0, a word) none; unset, `byDefault` decides: a pool sized to the
- * machine when it has a second core (`companion check`), else none (`dev`/`serve`, whose cold build is not what
- * a user waits on alone, and which keep the bytes of every file for hours: see the module comment).
+ * that many worker threads, anything else (0, a word) none. Unset, `byDefault` decides: for `companion check`,
+ * a pool sized to the machine when a second core is free (`isCoreFree`), else none; for `dev`/`serve`
+ * (`byDefault` false) none unless asked.
  */
-export function readPoolEnv(value: string | undefined, byDefault = false): BuildPoolOptions | false {
-  if (value === undefined || value.trim() === '')
-    return byDefault && availableParallelism() >= 2 ? {} : false;
+export function readPoolEnv(
+  value: string | undefined,
+  byDefault = false,
+  load: readonly number[] = loadavg(),
+): BuildPoolOptions | false {
+  if (value === undefined || value.trim() === '') return byDefault && isCoreFree(load) ? {} : false;
   if (value.trim().toLowerCase() === 'auto') return {};
   const threads = Number(value);
   return Number.isInteger(threads) && threads > 0 ? { threads } : false;
+}
+
+/**
+ * Whether the machine has a core besides this thread's to spare: two or more, and the last minute's load
+ * average at least one core under their number (as `make --load-average` decides whether to start another
+ * job). The pool's worker is extra CPU (~0.45 s on L) that pays only on a core that would otherwise idle; on a
+ * busy machine it took ~0.1 s off the building thread for ~0.6 s more CPU in all (bench/RESULTS.md).
+ */
+export function isCoreFree(load: readonly number[] = loadavg()): boolean {
+  const cores = availableParallelism();
+  return cores >= 2 && (load[0] ?? 0) <= cores - 1;
 }
 
 export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {

@@ -147,9 +147,17 @@ describe('the build pool', () => {
     expect(fromDist.readPoolEnv('0', true)).toBe(false);
     expect(fromDist.readPoolEnv('auto')).toEqual({});
     expect(fromDist.readPoolEnv('3')).toEqual({ threads: 3 });
-    // `check` asks for one by default, on a machine with a second core.
-    expect(fromDist.readPoolEnv(undefined, true)).toEqual(availableParallelism() >= 2 ? {} : false);
-    expect(fromDist.readPoolEnv(' ', true)).toEqual(availableParallelism() >= 2 ? {} : false);
+    // `check` asks for one by default, when a second core is free (the last minute's load a core under their
+    // number); asked for, one starts whatever the load.
+    const cores = availableParallelism();
+    const idle = [0, 0, 0];
+    const busy = [cores, cores, cores];
+    expect(fromDist.readPoolEnv(undefined, true, idle)).toEqual(cores >= 2 ? {} : false);
+    expect(fromDist.readPoolEnv(' ', true, [cores - 1, 0, 0])).toEqual(cores >= 2 ? {} : false);
+    expect(fromDist.readPoolEnv(undefined, true, busy)).toBe(false);
+    expect(fromDist.readPoolEnv(undefined, false, idle)).toBe(false);
+    expect(fromDist.readPoolEnv('auto', true, busy)).toEqual({});
+    expect(fromDist.isCoreFree(busy)).toBe(false);
   });
 
   it('finds its worker beside the bundle chunk that starts it (the layout bin/companion.js runs)', () => {
