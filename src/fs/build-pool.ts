@@ -18,14 +18,15 @@
  * threads are stopped as soon as the facts are in and never keep the process alive.
  *
  * `companion check` uses it by default when the machine has a second core to spare (`readPoolEnv(…, true)`,
- * `isCoreFree`); `dev` and `serve` only when `COMPANION_BUILD_THREADS` asks. What it costs and gives on L (10,000 documents, 113 MB), measured on
- * this 2-core machine (bench/RESULTS.md, round seven, branch `checkpool`): one worker takes ~0.35–0.4 s off the
- * building thread's CPU for ~0.45 s of its own and ~20 MB of peak RSS; the building thread's facts are ~0.48 s
- * of its ~1.6 s, so that is what a second core can take. Three things made it pay where it did not: the bytes
- * shared instead of copied (+100 MB and ~0.15 s of this thread's copies before), no SHA-256 of texts (a build
- * hashes a text only when asked, which `check` never does), and the young generation held while the thread
- * starts (`holdYoungGeneration`). What the threads cannot do: a skill's read and lint need base.md and the scope
- * file; links, coverage, entries and the index need every file.
+ * `isCoreFree`); `dev` and `serve` only when `COMPANION_BUILD_THREADS` asks. What it gives and costs on L
+ * (10,000 documents, 113 MB), measured on this 2-core machine (bench/RESULTS.md, round seven, `checkpool`): the
+ * per-file facts are ~0.35 s of the building thread's ~1.6 s, so that is the most a second core can take; with
+ * the worker deriving 2/3 of the batches, ~0.2–0.25 s, for ~0.5 s more CPU in all and ~20 MB more peak RSS.
+ * Three costs that had made it a loss even with the core free are gone: a copy of every file's bytes (+100 MB,
+ * ~0.15 s of this thread), SHA-256 of every text (a build hashes a text only when asked, and `check` never asks),
+ * and the building thread's young generation growing while the thread starts (`holdYoungGeneration`). What the
+ * threads cannot do: a skill's read and lint need base.md and the scope file; links, coverage, entries and the
+ * index need every file.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';

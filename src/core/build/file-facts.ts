@@ -1,5 +1,5 @@
 /**
- * Per-file facts: the part of a build that reads one file and nothing else — a binary file's digest, its directives, a
+ * Per-file facts: the part of a build that reads one file and nothing else — a binary's digest, its directives, a
  * document's parse and lint, and for a skill's files the credential scan and (besides SKILL.md, which is read with
  * its skill) the Markdown facts and links. None of it depends on the scope file, base.md or another file, so it can be derived anywhere
  * (another thread: src/fs/build-pool.ts) and handed to a builder as memo entries for the same bytes
