@@ -103,6 +103,30 @@ describe('the build pool', () => {
     },
   );
 
+  it('holds the young generation from its thread when asked, and leaves the flags alone when not', () => {
+    // A child with the flags probe: the thread's isolate reset V8's growth factor, and the thread sets it back.
+    // (A file, not `-e`: a worker inherits `--input-type`, which a file cannot load under.)
+    const script = join(tmp, 'hold.mjs');
+    const buildPool = pathToFileURL(join(REPO_ROOT, 'dist/fs/build-pool.js')).href;
+    writeFileSync(
+      script,
+      `const { readAndBuildCatalog } = await import(${JSON.stringify(buildPool)});
+const pool = { threads: 1, minBytes: 0, share: false, holdYoungGeneration: process.argv[2] === 'hold' };
+const { pool: report } = readAndBuildCatalog(${JSON.stringify(join(FIXTURES, 'valid'))}, {}, { pool });
+if (report.fromWorkers !== report.batches) throw new Error('the worker derived ' + report.fromWorkers);
+`,
+    );
+    const probe = join(REPO_ROOT, 'test/helpers/v8-flags-probe.cjs');
+    const run = (hold: string) =>
+      spawnSync(process.execPath, ['--require', probe, script, hold], { encoding: 'utf8', timeout: 30_000 });
+    const held = run('hold');
+    expect(held.status, held.stderr).toBe(0);
+    expect(held.stderr).toMatch(/^v8-flags-probe-thread --semi-space-growth-factor=1$/m);
+    const left = run('leave');
+    expect(left.status, left.stderr).toBe(0);
+    expect(left.stderr).not.toContain('v8-flags-probe-thread');
+  });
+
   it('builds the same when a worker throws: its batch is derived by the builder', () => {
     const built = fromDist.readAndBuildCatalog(
       corpus,
