@@ -14,8 +14,8 @@
  * generation in one step to the cap (growth factor = cap ÷ initial size, a few MB of survivors, ~5 ms), then sets
  * the factor to 1: it does not grow again. One thing undoes that: every new isolate (a worker thread) resets a
  * factor below 2 to 2 for the whole process, so it is set back to 1 as each thread comes online
- * (`whenYoungGenerationHeld`). A thread started inside a synchronous build (the opt-in build pool) lets V8 grow it
- * until the build ends.
+ * (`whenYoungGenerationHeld`). A thread started inside a synchronous build (the build pool) cannot be heard: it sets
+ * the factor back itself when asked (`isYoungGenerationHeld`, `BuildPoolOptions.holdYoungGeneration`).
  *
  * Only the CLI's composition root calls this: the core and the store are a library, and a library must not change
  * its host process's V8 flags behind its back.
@@ -89,6 +89,15 @@ export function releaseYoungGeneration(): void {
   if (!capped || released) return;
   released = true;
   setFlagsFromString('--semi-space-growth-factor=2');
+}
+
+/**
+ * Whether the young generation is held now (`capYoungGeneration` ran and nothing released it): a thread started
+ * where this thread cannot hear it come online (the build pool, inside a synchronous read) is asked to set the
+ * growth factor back itself.
+ */
+export function isYoungGenerationHeld(): boolean {
+  return capped && !released;
 }
 
 let released = false;

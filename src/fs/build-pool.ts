@@ -1,30 +1,34 @@
 /**
- * Both cores for a cold build: the per-file facts of every file (src/core/build/file-facts.ts: digests, document
- * parses and lint, directives, the Markdown facts, links and credential scans of skill files) derived on worker
- * threads *while this thread is still reading the tree*, then handed to the builder before it builds
- * (`CatalogBuilder.prefill`).
+ * Both cores for a cold build: the per-file facts of every file (src/core/build/file-facts.ts: document parses
+ * and lint, directives, a binary's digest, the Markdown facts, links and credential scans of skill files)
+ * derived on worker threads *while this thread is still reading the tree*, then handed to the builder before it
+ * builds (`CatalogBuilder.prefill`).
  *
  * Synchronous, like the store that uses it: the reader hands every file to `add` as it reads it; once the files
- * read reach `minBytes` the threads start, and every batch of files is copied into a buffer of its own and
- * transferred to one of them. `finish` derives, on this thread, every batch no worker has claimed yet (a shared
- * array of claims decides who derives a batch; each is derived once), then waits on a shared counter
- * (`Atomics.wait`, never the event loop) for the batches the workers claimed, and takes their facts with
- * `receiveMessageOnPort`. Only small things cross back (digests, findings, offsets, lines with links); never
- * texts.
+ * read reach `minBytes` the threads start, and every batch of files is posted to one of them as ranges of the
+ * read's shared slabs (`SharedArrayBuffer`s, posted once to each thread: the bytes are read in place, never
+ * copied; only a file too large for a slab is copied into the batch). `finish` derives, on this thread, every
+ * batch no worker has claimed yet, from the last one back (a shared array of claims decides who derives a batch;
+ * each is derived once), then waits on a shared counter (`Atomics.wait`, never the event loop) for the batches
+ * the workers claimed, and takes their facts with `receiveMessageOnPort`. Only small things cross back
+ * (findings, offsets, lines with links); never texts.
  *
  * Nothing here can change a result: a batch whose facts never arrive (a worker that could not start, threw or
  * died) is simply not prefilled, and the builder derives those files itself, as it does without a pool. The
  * threads are stopped as soon as the facts are in and never keep the process alive.
  *
- * Off unless asked (`COMPANION_BUILD_THREADS`, `CatalogStoreOptions.pool`): on this 2-core machine, under the
- * load of a shared machine, it took ~0.3–0.5 s off this thread's CPU on L (10,000 documents, 113 MB) but cost
- * 17–31% more CPU in all and 55–65 MB more peak RSS, and no run was faster end to end. One reason: a
- * single-threaded build already keeps the second core busy — V8's collector threads spend ~0.9 s beside the
- * building thread's ~1.6 s on L — so a pool competes with them; the rest is what crosses (copies of the bytes
- * on the way out, ~0.3 s of deserializing facts on the way back) and what the threads cannot do (a skill's
- * read and lint need base.md and the scope file; scheme-URI scans need the scheme).
+ * `companion check` uses it by default when the machine has a second core to spare (`readPoolEnv(…, true)`,
+ * `isCoreFree`); `dev` and `serve` only when `COMPANION_BUILD_THREADS` asks. What it gives and costs on L
+ * (10,000 documents, 113 MB), measured on this 2-core machine (bench/RESULTS.md, round seven, `checkpool`): the
+ * per-file facts are ~0.35 s of the building thread's ~1.6 s, so that is the most a second core can take; with
+ * the worker deriving 2/3 of the batches, ~0.2–0.25 s, for ~0.5 s more CPU in all and ~20 MB more peak RSS.
+ * Three costs that had made it a loss even with the core free are gone: a copy of every file's bytes (+100 MB,
+ * ~0.15 s of this thread), SHA-256 of every text (a build hashes a text only when asked, and `check` never asks),
+ * and the building thread's young generation growing while the thread starts (`holdYoungGeneration`). What the
+ * threads cannot do: a skill's read and lint need base.md and the scope file; links, coverage, entries and the
+ * index need every file.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { type CatalogBuilder, createCatalogBuilder, type FileFacts } from '../core/catalog.js';
 import type { BuildOptions, BuildResult, Snapshot, SourceFile } from '../core/types.js';
@@ -37,7 +41,10 @@ import {
 } from './read-snapshot.js';
 
 export interface BuildPoolOptions {
-  /** Worker threads besides this one; 0 never starts a pool. @default `os.availableParallelism()` */
+  /**
+   * Worker threads besides this one; 0 never starts a pool. @default `os.availableParallelism() - 1`, at least
+   * 1: this thread derives the batches no worker claimed, so it is one of the pool.
+   */
   readonly threads?: number;
   /** The threads start once the files read reach this many bytes. @default {@link POOL_MIN_BYTES} */
   readonly minBytes?: number;
@@ -45,6 +52,13 @@ export interface BuildPoolOptions {
   readonly stallMs?: number;
   /** The worker's module. @default `build-pool-worker.js` beside this module (both layouts: dist/fs, dist/bundle) */
   readonly workerUrl?: URL;
+  /**
+   * Sets V8's semi-space growth factor back to 1 as each thread starts: a new isolate resets it to 2 for the whole
+   * process, and the thread starts inside a synchronous read, where the caller cannot set it back (without this
+   * the building thread's young generation grows to 2 × 16 MB: +25 MB peak RSS on L). For a caller that holds it
+   * at 1 (the CLI: src/cli/young-generation.ts); a library's host keeps its own flags. @default false
+   */
+  readonly holdYoungGeneration?: boolean;
   /** For tests: the first worker throws at, or exits at, its first batch. */
   readonly testFail?: 'throw' | 'die';
   /** For tests: false leaves every batch to the workers (this thread only waits). @default true */
@@ -75,10 +89,11 @@ export interface BuildPool {
 
 /**
  * Below this many bytes of files no thread starts: on M (11 MB, 1,100 units) a pool cost 29–56% more CPU and
- * 30–55% more wall time than one thread, the threads' start (~50–100 ms each) outlasting the whole read; on 47 MB
- * it took ~0.1 s off this thread's CPU; S (1 MB) reads in ~20 ms.
+ * 30–55% more wall time than one thread, the threads' start outlasting the whole read; S (1 MB) reads in ~20 ms.
+ * On L the threshold comes ~15% into the read, so the thread's start (~50 ms of its CPU, ~0.1 s to its first
+ * batch) overlaps the rest of the read.
  */
-export const POOL_MIN_BYTES = 32 * 1024 * 1024;
+export const POOL_MIN_BYTES = 16 * 1024 * 1024;
 
 /** About this many bytes (at most `BATCH_FILES` files) per batch: small enough to balance, big enough to amortize. */
 const BATCH_BYTES = 256 * 1024;
@@ -98,17 +113,26 @@ export interface PoolWorkerData {
   /** `[0]`: batches the workers finished (with facts or not). */
   readonly finished: Int32Array;
   readonly port: MessagePort;
+  /** `BuildPoolOptions.holdYoungGeneration`. */
+  readonly hold: boolean;
   readonly fail?: 'throw' | 'die';
 }
 
-/** One batch, as posted to a worker: the files' bytes back to back in `buffer` (transferred). */
+/**
+ * One batch, as posted to a worker. A file's bytes are read where they already are — a range of a shared slab
+ * (the read's `SharedArrayBuffer`s, src/fs/byte-slabs.ts) — or, when not in one, a range of `buffer` (a copy,
+ * transferred).
+ */
 export interface PoolBatch {
   readonly batch: number;
+  /** The shared slabs this worker was not sent yet, to append to its list (the ranges' slab numbers index it). */
+  readonly slabs: readonly SharedArrayBuffer[];
+  /** The bytes of the batch's files that are in no shared slab, back to back. */
   readonly buffer: ArrayBuffer;
-  /** `paths.length + 1` offsets into `buffer`. */
-  readonly offsets: readonly number[];
+  /** Per file three numbers: its slab's number (-1: `buffer`), the offset and the length of its bytes there. */
+  readonly ranges: Int32Array;
   readonly paths: readonly string[];
-  readonly mtimes: readonly number[];
+  readonly mtimes: Float64Array;
 }
 
 /** What a worker posts per batch it claimed. */
@@ -120,17 +144,34 @@ const defaultWorkerUrl = new URL('./build-pool-worker.js', import.meta.url);
 
 /**
  * What `COMPANION_BUILD_THREADS` asks for, for the CLI to pass on: `auto` a pool sized to the machine, a count
- * that many worker threads, anything else (unset, 0) none. Off unless asked: on this 2-core machine the pool
- * measured slower and larger than one thread (see the module comment).
+ * that many worker threads, anything else (0, a word) none. Unset, `byDefault` decides: for `companion check`,
+ * a pool sized to the machine when a second core is free (`isCoreFree`), else none; for `dev`/`serve`
+ * (`byDefault` false) none unless asked.
  */
-export function readPoolEnv(value: string | undefined): BuildPoolOptions | false {
-  if (value?.trim().toLowerCase() === 'auto') return {};
-  const threads = value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+export function readPoolEnv(
+  value: string | undefined,
+  byDefault = false,
+  load: readonly number[] = loadavg(),
+): BuildPoolOptions | false {
+  if (value === undefined || value.trim() === '') return byDefault && isCoreFree(load) ? {} : false;
+  if (value.trim().toLowerCase() === 'auto') return {};
+  const threads = Number(value);
   return Number.isInteger(threads) && threads > 0 ? { threads } : false;
 }
 
+/**
+ * Whether the machine has a core besides this thread's to spare: two or more, and the last minute's load
+ * average at least one core under their number (as `make --load-average` decides whether to start another
+ * job). The pool's worker is extra CPU (~0.45 s on L) that pays only on a core that would otherwise idle; on a
+ * busy machine it took ~0.1 s off the building thread for ~0.6 s more CPU in all (bench/RESULTS.md).
+ */
+export function isCoreFree(load: readonly number[] = loadavg()): boolean {
+  const cores = availableParallelism();
+  return cores >= 2 && (load[0] ?? 0) <= cores - 1;
+}
+
 export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
-  const threads = options.threads ?? availableParallelism();
+  const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
   const minBytes = options.minBytes ?? POOL_MIN_BYTES;
   const files: SourceFile[] = [];
   /** Per batch, its first file; the open batch runs from the last start to the end of `files`. */
@@ -153,6 +194,7 @@ export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
           claims,
           finished,
           port: port2,
+          hold: options.holdYoungGeneration === true,
           ...(options.testFail && t === 0 ? { fail: options.testFail } : {}),
         };
         const worker = new Worker(options.workerUrl ?? defaultWorkerUrl, {
@@ -169,28 +211,61 @@ export function createBuildPool(options: BuildPoolOptions = {}): BuildPool {
     }
   }
 
+  /** Every shared slab a batch referred to, numbered in order of first use. */
+  const slabNumbers = new Map<SharedArrayBuffer, number>();
+  const slabs: SharedArrayBuffer[] = [];
+  /** Per worker, how many of `slabs` it was sent. */
+  const slabsSent: number[] = [];
+
   /** Posts every closed batch not posted yet, round robin (a worker skips a batch someone else claimed). */
   function post(): void {
     if (workers === undefined || workers.length === 0) return;
     for (; posted < starts.length - 1 && posted < MAX_BATCHES; posted++) {
       const first = starts[posted]!;
       const end = starts[posted + 1]!;
-      let size = 0;
-      for (let i = first; i < end; i++) size += files[i]!.bytes.byteLength;
-      const buffer = new ArrayBuffer(size);
-      const view = new Uint8Array(buffer);
-      const offsets: number[] = [0];
+      const ranges = new Int32Array(3 * (end - first));
+      const mtimes = new Float64Array(end - first);
       const paths: string[] = [];
-      const mtimes: number[] = [];
+      let copied = 0;
       for (let i = first; i < end; i++) {
-        const file = files[i]!;
-        view.set(file.bytes, offsets[offsets.length - 1]!);
-        offsets.push(offsets[offsets.length - 1]! + file.bytes.byteLength);
-        paths.push(file.path);
-        mtimes.push(file.mtimeMs);
+        const { bytes } = files[i]!;
+        if (!(bytes.buffer instanceof SharedArrayBuffer)) copied += bytes.byteLength;
       }
-      const message: PoolBatch = { batch: posted, buffer, offsets, paths, mtimes };
-      workers[posted % workers.length]!.worker.postMessage(message, [buffer]);
+      const buffer = new ArrayBuffer(copied);
+      const view = new Uint8Array(buffer);
+      copied = 0;
+      for (let i = first, r = 0; i < end; i++, r += 3) {
+        const file = files[i]!;
+        const { bytes } = file;
+        if (bytes.buffer instanceof SharedArrayBuffer) {
+          let number = slabNumbers.get(bytes.buffer);
+          if (number === undefined) {
+            number = slabs.push(bytes.buffer) - 1;
+            slabNumbers.set(bytes.buffer, number);
+          }
+          ranges[r] = number;
+          ranges[r + 1] = bytes.byteOffset;
+        } else {
+          view.set(bytes, copied);
+          ranges[r] = -1;
+          ranges[r + 1] = copied;
+          copied += bytes.byteLength;
+        }
+        ranges[r + 2] = bytes.byteLength;
+        paths.push(file.path);
+        mtimes[i - first] = file.mtimeMs;
+      }
+      const to = posted % workers.length;
+      const message: PoolBatch = {
+        batch: posted,
+        slabs: slabs.slice(slabsSent[to] ?? 0),
+        buffer,
+        ranges,
+        paths,
+        mtimes,
+      };
+      slabsSent[to] = slabs.length;
+      workers[to]!.worker.postMessage(message, [buffer, ranges.buffer, mtimes.buffer]);
     }
   }
 
@@ -261,7 +336,7 @@ export function readAndBuildCatalog(
 ): { readonly snapshot: Snapshot; readonly result: BuildResult; readonly pool?: BuildPoolReport } {
   const reader = createReader(root, options.read);
   const pool = options.pool ? createBuildPool(options.pool) : undefined;
-  const read = createReadResult(pool?.add, { slabs: true });
+  const read = createReadResult(pool?.add, { slabs: pool ? 'shared' : true });
   for (const directory of contentDirectories) reader.read(directory, read);
   const snapshot = buildSnapshot(read.files, read.problems);
   const builder = createCatalogBuilder(build);

@@ -20,6 +20,7 @@ export const SLAB_BYTES = 128 * 1024;
 
 /** One shared buffer and what was placed in it. */
 export interface ByteSlab {
+  /** A `SharedArrayBuffer` when the slabs are shared with other threads (`new ByteSlabs(size, true)`). */
   readonly buffer: ArrayBuffer;
   /** The path of every file placed here, in order (a path may have moved on since; its view says). */
   readonly paths: string[];
@@ -39,12 +40,18 @@ const OPEN_SLABS = 4;
 export class ByteSlabs {
   readonly slabs: ByteSlab[] = [];
   readonly #slabBytes: number;
+  readonly #shared: boolean;
   readonly #open: { readonly slab: ByteSlab; readonly view: Uint8Array }[] = [];
   #reserved: ByteSlab | undefined;
 
-  /** `slabBytes`: the size of each slab (a copy of known files can ask for exactly their total). */
-  constructor(slabBytes = SLAB_BYTES) {
+  /**
+   * `slabBytes`: the size of each slab (a copy of known files can ask for exactly their total); `shared`: each
+   * slab a `SharedArrayBuffer`, which a build pool's threads read in place (src/fs/build-pool.ts) instead of a
+   * copy of every file's bytes.
+   */
+  constructor(slabBytes = SLAB_BYTES, shared = false) {
     this.#slabBytes = slabBytes;
+    this.#shared = shared;
   }
 
   /**
@@ -55,7 +62,11 @@ export class ByteSlabs {
     if (size === 0 || size > SLAB_FILE_MAX) return undefined;
     let open = this.#open.find(({ slab }) => slab.used + size <= slab.buffer.byteLength);
     if (open === undefined) {
-      const buffer = new ArrayBuffer(Math.max(this.#slabBytes, size));
+      const bytes = Math.max(this.#slabBytes, size);
+      // A view of either reads and decodes the same; only the type differs (which the store never asks).
+      const buffer = this.#shared
+        ? (new SharedArrayBuffer(bytes) as unknown as ArrayBuffer)
+        : new ArrayBuffer(bytes);
       open = { slab: { buffer, paths: [], used: 0, live: 0 }, view: new Uint8Array(buffer) };
       this.slabs.push(open.slab);
       this.#open.push(open);

@@ -132,11 +132,11 @@ export interface ReadResult {
 
 /**
  * An empty `ReadResult` to walk into; `slabs` places small files into shared buffers (for a cold read of a
- * whole tree, not for the re-read of an edit).
+ * whole tree, not for the re-read of an edit), `'shared'` into `SharedArrayBuffer`s a build pool reads in place.
  */
 export function createReadResult(
   onFile?: (file: SourceFile) => void,
-  options: { readonly slabs?: boolean } = {},
+  options: { readonly slabs?: boolean | 'shared' } = {},
 ): ReadResult {
   return {
     files: new Map(),
@@ -144,7 +144,7 @@ export function createReadResult(
     prints: new PrintTable(),
     links: new Map(),
     ...(onFile && { onFile }),
-    ...(options.slabs && { slabs: new ByteSlabs() }),
+    ...(options.slabs && { slabs: new ByteSlabs(undefined, options.slabs === 'shared') }),
   };
 }
 

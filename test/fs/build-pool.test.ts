@@ -46,7 +46,8 @@ describe('the build pool', () => {
     const built = fromDist.readAndBuildCatalog(corpus, {}, { pool: { minBytes: 8 * 1024 * 1024 } });
     expect(built.pool).toBeDefined();
     const pool = built.pool!;
-    expect(pool.threads).toBe(availableParallelism());
+    // One fewer than the cores: this thread is one of the pool.
+    expect(pool.threads).toBe(Math.max(1, availableParallelism() - 1));
     expect(pool.fromWorkers + pool.onThisThread).toBe(pool.batches);
     expect(pool.lost).toBe(0);
     expect(fingerprintBuild(built.result)).toBe(single(corpus));
@@ -81,6 +82,11 @@ describe('the build pool', () => {
     );
     expect(built.pool?.fromWorkers).toBe(built.pool?.batches);
     expect(fingerprintBuild(built.result)).toBe(single(corpus));
+    // The workers read the bytes in place: the read's small files are in shared slabs.
+    const files = [...built.snapshot.files.values()];
+    expect(files.filter((f) => f.bytes.buffer instanceof SharedArrayBuffer).length).toBeGreaterThan(
+      files.length / 2,
+    );
   });
 
   it.each(['valid', 'check-golden', 'check-warnings', 'fs-basic', 'mcp-extra', 'typo3-conversion'])(
@@ -96,6 +102,30 @@ describe('the build pool', () => {
       expect(fingerprintBuild(built.result)).toBe(single(root));
     },
   );
+
+  it('holds the young generation from its thread when asked, and leaves the flags alone when not', () => {
+    // A child with the flags probe: the thread's isolate reset V8's growth factor, and the thread sets it back.
+    // (A file, not `-e`: a worker inherits `--input-type`, which a file cannot load under.)
+    const script = join(tmp, 'hold.mjs');
+    const buildPool = pathToFileURL(join(REPO_ROOT, 'dist/fs/build-pool.js')).href;
+    writeFileSync(
+      script,
+      `const { readAndBuildCatalog } = await import(${JSON.stringify(buildPool)});
+const pool = { threads: 1, minBytes: 0, share: false, holdYoungGeneration: process.argv[2] === 'hold' };
+const { pool: report } = readAndBuildCatalog(${JSON.stringify(join(FIXTURES, 'valid'))}, {}, { pool });
+if (report.fromWorkers !== report.batches) throw new Error('the worker derived ' + report.fromWorkers);
+`,
+    );
+    const probe = join(REPO_ROOT, 'test/helpers/v8-flags-probe.cjs');
+    const run = (hold: string) =>
+      spawnSync(process.execPath, ['--require', probe, script, hold], { encoding: 'utf8', timeout: 30_000 });
+    const held = run('hold');
+    expect(held.status, held.stderr).toBe(0);
+    expect(held.stderr).toMatch(/^v8-flags-probe-thread --semi-space-growth-factor=1$/m);
+    const left = run('leave');
+    expect(left.status, left.stderr).toBe(0);
+    expect(left.stderr).not.toContain('v8-flags-probe-thread');
+  });
 
   it('builds the same when a worker throws: its batch is derived by the builder', () => {
     const built = fromDist.readAndBuildCatalog(
@@ -138,8 +168,20 @@ describe('the build pool', () => {
     expect(fromDist.readAndBuildCatalog(corpus).pool).toBeUndefined();
     expect(fromDist.readPoolEnv(undefined)).toBe(false);
     expect(fromDist.readPoolEnv('0')).toBe(false);
+    expect(fromDist.readPoolEnv('0', true)).toBe(false);
     expect(fromDist.readPoolEnv('auto')).toEqual({});
     expect(fromDist.readPoolEnv('3')).toEqual({ threads: 3 });
+    // `check` asks for one by default, when a second core is free (the last minute's load a core under their
+    // number); asked for, one starts whatever the load.
+    const cores = availableParallelism();
+    const idle = [0, 0, 0];
+    const busy = [cores, cores, cores];
+    expect(fromDist.readPoolEnv(undefined, true, idle)).toEqual(cores >= 2 ? {} : false);
+    expect(fromDist.readPoolEnv(' ', true, [cores - 1, 0, 0])).toEqual(cores >= 2 ? {} : false);
+    expect(fromDist.readPoolEnv(undefined, true, busy)).toBe(false);
+    expect(fromDist.readPoolEnv(undefined, false, idle)).toBe(false);
+    expect(fromDist.readPoolEnv('auto', true, busy)).toEqual({});
+    expect(fromDist.isCoreFree(busy)).toBe(false);
   });
 
   it('finds its worker beside the bundle chunk that starts it (the layout bin/companion.js runs)', () => {
@@ -154,8 +196,8 @@ describe('the build pool', () => {
     expect(existsSync(join(bundle, 'build-pool-worker.js'))).toBe(true);
   });
 
-  it('lets `companion check` exit by itself, printing what it prints on one thread', async () => {
-    // Above the threshold: M and 24 MB of assets in one skill.
+  it('lets `companion check` exit by itself, printing what it prints on one thread (by default and when asked)', async () => {
+    // Above the threshold: M and 24 MB of assets in one skill (files too large for a slab: their bytes are copied).
     const { generateCorpus } = await import(pathToFileURL(join(REPO_ROOT, 'bench/generate-corpus.mjs')).href);
     const big = (generateCorpus('M', join(tmp, 'big')) as { root: string }).root;
     const [skill] = readdirSync(join(big, 'skills')).filter((name) => !name.endsWith('.md'));
@@ -166,7 +208,7 @@ describe('the build pool', () => {
     const run = (threads: string) =>
       spawnSync(
         process.execPath,
-        [join(REPO_ROOT, 'bin/companion.js'), 'check', '--root', corpus, '--format', 'json'],
+        [join(REPO_ROOT, 'bin/companion.js'), 'check', '--root', big, '--format', 'json'],
         {
           env: { ...process.env, COMPANION_BUILD_THREADS: threads },
           encoding: 'utf8',
@@ -174,10 +216,13 @@ describe('the build pool', () => {
         },
       );
     const pooled = run('auto');
+    const byDefault = run('');
     const alone = run('0');
-    expect(pooled.signal).toBeNull();
-    expect(pooled.status).toBe(alone.status);
-    expect(pooled.stdout).toBe(alone.stdout);
+    for (const other of [pooled, byDefault]) {
+      expect(other.signal).toBeNull();
+      expect(other.status).toBe(alone.status);
+      expect(other.stdout).toBe(alone.stdout);
+    }
     expect(pooled.stdout).toContain('"diagnostics"');
   });
 });

@@ -34,6 +34,20 @@ describe('ByteSlabs', () => {
     expect(big.buffer.byteLength).toBe(SLAB_FILE_MAX + 1);
   });
 
+  it('shared, places bytes in SharedArrayBuffers another thread can read in place, the same bytes as unshared', () => {
+    const shared = new ByteSlabs(undefined, true);
+    const plain = new ByteSlabs();
+    const a = shared.copy('a', Buffer.from('alpha'));
+    const b = shared.copy('b', Buffer.from('bravo!'));
+    expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(b.buffer).toBe(a.buffer);
+    expect(plain.copy('a', Buffer.from('alpha')).buffer).toBeInstanceOf(ArrayBuffer);
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(b)).toBe('bravo!');
+    expect(createHash('sha256').update(a).digest('hex')).toBe(
+      createHash('sha256').update('alpha').digest('hex'),
+    );
+  });
+
   it('opens a new slab when the next file does not fit, never splitting one', () => {
     const slabs = new ByteSlabs();
     const file = new Uint8Array(SLAB_FILE_MAX).fill(1);

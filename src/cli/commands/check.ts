@@ -15,6 +15,7 @@ import { readAndBuildCatalog, readPoolEnv } from '../../fs/build-pool.js';
 import { RootError } from '../../fs/read-snapshot.js';
 import { EXIT_USAGE, parseCommandArgs, writeUsageError } from '../args.js';
 import type { Command } from '../io.js';
+import { isYoungGenerationHeld } from '../young-generation.js';
 
 const USAGE = `Usage: companion check [--root DIR] [--format text|json|github] [--strict] [--fix [--dry-run]]
 
@@ -115,7 +116,10 @@ export const run: Command = async (argv, io) => {
   return failsCheck(sorted, strict) ? 1 : 0;
 };
 
-/** The snapshot and its build (its per-file work on threads when `COMPANION_BUILD_THREADS` asks: build-pool.ts). */
+/**
+ * The snapshot and its build: its per-file work on a second core when the root is large enough and the machine
+ * has one (`COMPANION_BUILD_THREADS=0` turns it off; build-pool.ts).
+ */
 function readRoot(
   root: string,
   strict: boolean | undefined,
@@ -123,10 +127,12 @@ function readRoot(
 ): { snapshot: Snapshot; result: BuildResult } | undefined {
   try {
     // `once`: a check reads its result and no build follows (a `--fix` reads the root again from scratch).
+    const pool = readPoolEnv(io.env.COMPANION_BUILD_THREADS, true);
+    const hold = isYoungGenerationHeld();
     return readAndBuildCatalog(
       root,
       { strict, once: true },
-      { pool: readPoolEnv(io.env.COMPANION_BUILD_THREADS) },
+      { pool: pool && { ...pool, holdYoungGeneration: hold } },
     );
   } catch (error) {
     if (!(error instanceof RootError)) throw error;

@@ -1,5 +1,5 @@
 /**
- * Per-file facts: the part of a build that reads one file and nothing else — its digest, its directives, a
+ * Per-file facts: the part of a build that reads one file and nothing else — a binary's digest, its directives, a
  * document's parse and lint, and for a skill's files the credential scan and (besides SKILL.md, which is read with
  * its skill) the Markdown facts and links. None of it depends on the scope file, base.md or another file, so it can be derived anywhere
  * (another thread: src/fs/build-pool.ts) and handed to a builder as memo entries for the same bytes
@@ -10,7 +10,7 @@
  * entry whose value holds anything else is dropped: a structured clone would change it (a class instance, an
  * object without a prototype), and the builder derives that entry itself.
  */
-import { buildDigest } from '../content.js';
+import { buildDigest, buildMimeType, isTextual } from '../content.js';
 import { buildDocumentId, packDocumentRead, readDocument, unpackDocumentRead } from '../documents.js';
 import { readDirectivesOf, readMarkdownFacts } from '../lint/index.js';
 import { lintSecrets } from '../lint/text-rules.js';
@@ -43,7 +43,9 @@ export type FileFacts = readonly {
 
 /** Derives, into `memo`, every per-file fact of the file at `path` with these bytes (see the module comment). */
 export function deriveFileFacts(path: string, bytes: Uint8Array, mtimeMs: number, memo: Memo): void {
-  buildDigest(bytes, memo);
+  // Only a binary file's digest: the build makes it (`takeDigest`). A text's is made when first asked, if ever
+  // (`check` never asks), so hashing it here would be work a build without facts does not do.
+  if (!isTextual(buildMimeType(path))) buildDigest(bytes, memo);
   readDirectivesOf(path, bytes, memo);
   if (buildDocumentId(path) !== undefined) {
     readDocument({ path, bytes, mtimeMs }, memo);

@@ -72,15 +72,11 @@ describe('per-file facts handed to a builder', () => {
     expect(fingerprintBuild(buildPrefilled(snapshot))).toBe(fingerprintBuild(buildCatalog(snapshot)));
   });
 
-  it('carry the parse, the digest and the directives of a document, with no text and no bytes', () => {
+  it('carry the parse and the directives of a document, with no text, no bytes and no digest', () => {
     const snapshot = buildSnapshot(readFixture('valid'));
     const [path] = [...snapshot.files.keys()].filter((p) => p.startsWith('knowledge/documents/'));
     const facts = factsOf(snapshot).get(path!)!;
-    expect(facts.map((f) => f.name).sort()).toEqual([
-      'content.digests',
-      'documents.reads',
-      'lint.directives',
-    ]);
+    expect(facts.map((f) => f.name).sort()).toEqual(['documents.reads', 'lint.directives']);
     const sent = JSON.stringify(facts, (_k, v: unknown) => (v instanceof Map ? [...v] : v));
     expect(sent).not.toContain('\n## ');
   });
@@ -91,12 +87,22 @@ describe('per-file facts handed to a builder', () => {
     });
     const facts = factsOf(snapshot).get('skills/a/references/r.md')!;
     expect(facts.map((f) => f.name).sort()).toEqual([
-      'content.digests',
       'lint.directives',
       'lint.markdown.facts',
       'lint.secrets',
       'markdown.links',
     ]);
+  });
+
+  it("carry a binary file's digest (the build makes it) and no text's (made when asked, if ever)", () => {
+    const snapshot = buildSnapshot({
+      'skills/a/SKILL.md': '---\nname: a\ndescription: A.\n---\n# A\n',
+      'skills/a/assets/logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
+      'skills/a/references/r.md': '# R\n',
+    });
+    const facts = factsOf(snapshot);
+    expect(facts.get('skills/a/assets/logo.png')!.map((f) => f.name)).toContain('content.digests');
+    expect(facts.get('skills/a/references/r.md')!.map((f) => f.name)).not.toContain('content.digests');
   });
 
   it('cross by table name, and every memo table and cell in src/core has a name of its own', () => {
@@ -117,10 +123,17 @@ describe('per-file facts handed to a builder', () => {
   });
 
   it('are used as handed: facts of other bytes show in the result (so only facts of the same bytes may be handed)', () => {
-    const snapshot = buildSnapshot(readFixture('valid'));
-    const [a, b] = [...snapshot.files.values()].filter((f) => f.path.startsWith('knowledge/documents/'));
+    const snapshot = buildSnapshot({
+      'skills/a/SKILL.md':
+        '---\nname: a\ndescription: A.\n---\n# A\n\nSee [r](references/r.md) and [s](references/s.md).\n',
+      'skills/a/references/r.md': '# R\n\nSee [gone](gone.md).\n',
+      'skills/a/references/s.md': '# S\n',
+    });
     const builder = createCatalogBuilder();
-    builder.prefill(b!, factsOf(snapshot).get(a!.path)!);
+    builder.prefill(
+      snapshot.files.get('skills/a/references/s.md')!,
+      factsOf(snapshot).get('skills/a/references/r.md')!,
+    );
     expect(fingerprintBuild(builder.build(snapshot))).not.toBe(fingerprintBuild(buildCatalog(snapshot)));
   });
 });
