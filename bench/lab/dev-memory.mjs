@@ -96,6 +96,10 @@ async function readMallocInfo(dir) {
     },
     mapped: mib(Number(/<total type="mmap" count="\d+" size="(\d+)"/.exec(tail)?.[1] ?? 0)),
     mappedBlocks: Number(/<total type="mmap" count="(\d+)"/.exec(tail)?.[1] ?? 0),
+    // Each thread arena as held/free, largest first (which thread owns one, malloc_info does not say).
+    each: others
+      .map((a) => `${mib(a.held)}/${mib(a.free)}`)
+      .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)),
   };
 }
 
@@ -199,7 +203,7 @@ function formatSample(s) {
     (s.malloc === undefined
       ? ''
       : ` | malloc main ${s.malloc.main.held}/${s.malloc.main.free} free, ${s.malloc.threads.arenas} thread arenas ` +
-        `${s.malloc.threads.held}/${s.malloc.threads.free} free, mapped ${s.malloc.mapped} (${s.malloc.mappedBlocks})`)
+        `${s.malloc.threads.held}/${s.malloc.threads.free} free [${s.malloc.each.join(' ')}], mapped ${s.malloc.mapped} (${s.malloc.mappedBlocks})`)
   );
 }
 
