@@ -175,7 +175,7 @@ export function beginIndex(
   const index: SectionIndex = {
     units: [],
     postings: new PostingTable(),
-    titlePostings: new PostingTable(),
+    titlePostings: new PostingTable(0),
     vocabulary: [],
     titleVocabulary: [],
     unitsOf: new Map(),
