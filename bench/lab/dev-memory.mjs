@@ -8,7 +8,10 @@
  * and libuv) between samples. No host connects and nothing is edited; the search warm-up runs from ready on, as it
  * does for an author.
  *
- *   node bench/lab/dev-memory.mjs <S|M|L|XL> [--at 0,5,10,20,30] [--malloc] [--json]
+ *   node bench/lab/dev-memory.mjs <S|M|L|XL> [--at 0,5,10,20,30] [--malloc] [--host] [--json]
+ *
+ * `--host` does what `bench/dev-start.mjs` does at start: a 2026-07-28 host connects the moment the daemon listens
+ * and walks every page of `skills/list` (then leaves), so that the samples are of the row that bench measures.
  *
  * `--malloc` also says where the memory glibc's allocator holds is (each sample): the main arena (the `brk` heap)
  * and the other threads' arenas, each as held from the system / free inside it, and the blocks mapped on their own
@@ -24,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { startDevProcess } from '../edit-latency.mjs';
 import { ensureCorpus } from '../generate-corpus.mjs';
 import { assertBuilt, buildRoot, log, nowMs, readArgs, sleep } from '../lib.mjs';
+import { connect, listSkillsAll } from '../protocol.mjs';
 
 const probe = fileURLToPath(new URL('./memory-probe.cjs', import.meta.url));
 const CLOCK_TICKS = 100;
@@ -124,7 +128,12 @@ async function probeOnce(daemon, dir) {
   }
 }
 
-export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30], malloc = false } = {}) {
+export async function runDevMemory({
+  size = 'L',
+  at = [0, 5, 10, 20, 30],
+  malloc = false,
+  host = false,
+} = {}) {
   assertBuilt();
   const info = ensureCorpus(size, { log });
   const dir = mkdtempSync(join(tmpdir(), 'companion-probe-'));
@@ -134,9 +143,19 @@ export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30], malloc
   const daemon = await startDevProcess(info.root, {
     nodeArgs: [...extra, '--require', probe],
     env: { COMPANION_PROBE_DIR: dir, ...mallocEnv },
+    waitReady: !host,
   });
   const samples = [];
   try {
+    if (host) {
+      const client = await connect(daemon.url, 'companion-bench-memory', 'modern');
+      try {
+        await listSkillsAll(client.client);
+      } finally {
+        await client.close().catch(() => {});
+      }
+      await daemon.ready;
+    }
     const readyAt = daemon.readyAt;
     let lastCpu = readThreadCpu(daemon.pid);
     for (const seconds of at) {
@@ -214,6 +233,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     size: positional[0] ?? 'L',
     at,
     malloc: process.argv.includes('--malloc'),
+    host: process.argv.includes('--host'),
   });
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {

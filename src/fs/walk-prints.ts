@@ -153,9 +153,12 @@ export class WalkPrints implements PrintSink {
    * differed from the one held, and `undefined` for every entry held that it did not record (those are forgotten).
    * A table that held nothing answers every print. An entry may be answered with the print it had (a walk that
    * forgot a directory and walked it again); every entry whose print changed is answered. The answer comes in
-   * maps of at most `piece` entries, each handed to `each` (the last, possibly empty, with `last` true).
+   * maps of `piece` entries, yielded as they fill, the last (possibly empty, possibly the only one) returned; the
+   * table must not be walked again until it is.
    */
-  finish(each: (answer: Map<string, string | undefined>, last: boolean) => void, piece = Infinity): void {
+  *finish(
+    piece = Number.POSITIVE_INFINITY,
+  ): Generator<Map<string, string | undefined>, Map<string, string | undefined>> {
     let answer = new Map<string, string | undefined>();
     for (let slot = 0; slot < this.#used; slot++) {
       const c = this.#chunk(slot);
@@ -169,12 +172,12 @@ export class WalkPrints implements PrintSink {
         answer.set(this.#path(slot), this.#text(slot));
       }
       if (answer.size >= piece) {
-        each(answer, false);
+        yield answer;
         answer = new Map();
       }
     }
     if (this.#nameWaste > NAME_CHUNK * 16 && this.#nameWaste > this.#nameEnd / 2) this.#compact();
-    each(answer, true);
+    return answer;
   }
 
   #chunk(slot: number): Chunk {

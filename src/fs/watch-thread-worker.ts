@@ -65,13 +65,26 @@ watcher.once('ready', () => {
  * Entries per message of a walk's answer. The first answer is every entry (100,455 on XL): as one message, its
  * serializer's buffer doubled up to 16 MiB inside this thread's allocator arena, and glibc kept the ~28 MB of
  * freed buffers there for the life of the daemon (`bench/lab/dev-memory.mjs XL --malloc`: one thread arena of
- * 33 MB held, 28 free). In pieces of this many entries (~0.5 MB serialized) the buffers stay small and are reused.
+ * 33 MB held, 28 free). In pieces of this many entries (~0.5 MB serialized), each sent once the main thread has
+ * taken the one before (`more`), one piece's buffer is alive at a time and the next reuses its memory.
  */
 const ANSWER_PIECE = 4096;
 
 let reader: Reader | undefined;
 // The last walk's prints, which the next walk updates in place and answers against (walk-prints.ts).
 let lastPrints: WalkPrints | undefined;
+
+/** The answer being sent, a piece at a time. */
+interface Answering {
+  readonly id: number;
+  /** How long the walk took (not counting its answer). */
+  readonly ms: number;
+  readonly partial: boolean;
+  readonly pieces: Generator<Map<string, string | undefined>, Map<string, string | undefined>>;
+}
+let answering: Answering | undefined;
+/** Walks asked while an answer was being sent, made once it is (one walk at a time). */
+const queued: number[] = [];
 
 /** One stat walk of the tree, answered as `walked` (or as failed when the root cannot be opened). */
 function walk(id: number): void {
@@ -90,17 +103,34 @@ function walk(id: number): void {
     post({ type: 'walked', id, ms: performance.now() - started });
     return;
   }
-  // Every print the first time (the table held nothing), then only what changed and what is gone.
-  prints.finish((piece, last) => {
-    if (!last) post({ type: 'walked', id, ms: 0, prints: piece, more: true });
-    else post({ type: 'walked', id, ms: performance.now() - started, prints: piece, partial: !first });
-  }, ANSWER_PIECE);
   lastPrints = prints;
+  // Every print the first time (the table held nothing), then only what changed and what is gone.
+  const ms = performance.now() - started;
+  answering = { id, ms, partial: !first, pieces: prints.finish(ANSWER_PIECE) };
+  sendPiece();
+}
+
+/** Sends the next piece of the answer; after the last, the walk asked meanwhile, if any. */
+function sendPiece(): void {
+  const now = answering;
+  if (now === undefined) return;
+  const step = now.pieces.next();
+  if (!step.done) {
+    post({ type: 'walked', id: now.id, ms: 0, prints: step.value, more: true });
+    return;
+  }
+  answering = undefined;
+  post({ type: 'walked', id: now.id, ms: now.ms, prints: step.value, partial: now.partial });
+  const next = queued.shift();
+  if (next !== undefined) walk(next);
 }
 
 port.on('message', (message: ThreadRequest) => {
   if (message === 'close') {
     clearTimeout(countTimer);
     watcher.close().finally(() => port.close());
-  } else if (message.type === 'walk') walk(message.id);
+  } else if (message.type === 'more') {
+    if (answering?.id === message.id) sendPiece();
+  } else if (answering !== undefined) queued.push(message.id);
+  else walk(message.id);
 });

@@ -44,7 +44,11 @@ export type ThreadMessage =
     };
 
 /** What the main thread asks of the thread. */
-export type ThreadRequest = 'close' | { readonly type: 'walk'; readonly id: number };
+export type ThreadRequest =
+  | 'close'
+  | { readonly type: 'walk'; readonly id: number }
+  /** The main thread took a piece of walk `id`'s answer (`more`): the thread sends the next. */
+  | { readonly type: 'more'; readonly id: number };
 
 /** The `FSWatcher` look-alike `watch` answers: chokidar's surface watcher.ts uses, plus the walk on the thread. */
 export type ThreadFSWatcher = FSWatcher & TreeWalker;
@@ -216,6 +220,7 @@ class ThreadWatcher extends EventEmitter {
       }
       if (message.more === true) {
         this.pieces.set(message.id, prints as Map<string, string | undefined>);
+        this.worker?.postMessage({ type: 'more', id: message.id } satisfies ThreadRequest);
         return;
       }
       this.pieces.delete(message.id);

@@ -101,17 +101,16 @@ function differences(
 
 function finishWhole(table: WalkPrints, piece?: number): Map<string, string | undefined> {
   const whole = new Map<string, string | undefined>();
-  let lasts = 0;
-  table.finish((answer, last) => {
+  const pieces = table.finish(piece);
+  for (let step = pieces.next(); ; step = pieces.next()) {
+    const answer = step.value;
     if (piece !== undefined) expect(answer.size).toBeLessThanOrEqual(piece);
-    if (!last && piece !== undefined) expect(answer.size).toBe(piece);
+    if (!step.done && piece !== undefined) expect(answer.size).toBe(piece);
     const before = whole.size;
     for (const [key, value] of answer) whole.set(key, value);
     expect(whole.size).toBe(before + answer.size);
-    if (last) lasts++;
-  }, piece);
-  expect(lasts).toBe(1);
-  return whole;
+    if (step.done) return whole;
+  }
 }
 
 describe('WalkPrints against a fresh PrintTable per walk', () => {
