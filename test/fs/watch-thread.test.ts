@@ -267,7 +267,9 @@ describe('the reconcile walk on the watcher thread', () => {
     project.write('knowledge/documents/d1029/f3.md', 'edited');
     await waitFor(
       () =>
-        heard.raw.some(([, name, dir]) => name === 'f3.md' && dir === join(root, 'knowledge/documents/d1029')),
+        heard.raw.some(
+          ([, name, dir]) => name === 'f3.md' && dir === join(root, 'knowledge/documents/d1029'),
+        ),
       'a save in the last directory',
     );
     const after = await watcher.walkTree();
