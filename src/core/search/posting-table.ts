@@ -5,6 +5,7 @@
  */
 
 import { detachText } from '../content.js';
+import { pairLength, writePair } from './pair-bytes.js';
 
 /** The `pendingValues` slot that says the value is in `pendingWide`. */
 const WIDE = 0xffff;
@@ -65,35 +66,6 @@ interface Layout {
   /** Per word: the unit of its pair before, which the next one is written relative to. */
   readonly last: Int32Array<ArrayBuffer>;
   bytes: Uint8Array<ArrayBuffer>;
-}
-
-/** Bytes of `n` (0 ≤ n < 2³¹) as a varint: seven bits a byte, the high bit set on all but the last. */
-function varintLength(n: number): number {
-  return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
-}
-
-/** Writes `n` as a varint at `at`; answers where the next byte goes. */
-function writeVarint(bytes: Uint8Array, at: number, n: number): number {
-  let rest = n;
-  while (rest >= 0x80) {
-    bytes[at++] = (rest & 0x7f) | 0x80;
-    rest >>>= 7;
-  }
-  bytes[at++] = rest;
-  return at;
-}
-
-/**
- * A pair's first varint: its unit's distance from the pair before (never negative: a word's pairs are laid out in
- * unit order) shifted left by one, the low bit set when a second varint, the value, follows — clear when the value
- * is the table's `common` one (a body word once in a section, or any title word), which needs no byte of its own.
- */
-const headOf = (distance: number, value: number, common: number): number =>
-  distance * 2 + (value === common ? 0 : 1);
-/** Bytes of the pair (`distance`, `value`) laid out (`headOf`). */
-function pairLength(distance: number, value: number, common: number): number {
-  const head = headOf(distance, value, common);
-  return varintLength(head) + ((head & 1) === 0 ? 0 : varintLength(value));
 }
 
 /**
@@ -181,7 +153,7 @@ export class PostingTable {
   /**
    * The laid-out postings of the words that had an id at `finish`: word `id`'s pairs are
    * `bytes[start[id]]…bytes[start[id + 1]]`, each its unit's distance from the pair before (from unit 0 for the
-   * first) and its value, one or two varints (`headOf`): on L 11.3 MB (1.4 bytes a pair), where two varints a
+   * first) and its value, one or two varints (pair-bytes.ts): on L 11.3 MB (1.4 bytes a pair), where two varints a
    * pair took 16.5 MB and two arrays 6 bytes a pair.
    */
   private baseWords = 0;
@@ -355,11 +327,7 @@ export class PostingTable {
         const stored = chunkValues[at]!;
         const value = stored === WIDE ? pendingWide!.get(slot)! : stored;
         if (counting) start[id + 1]! += pairLength(distance, value, common);
-        else {
-          const head = headOf(distance, value, common);
-          const next = writeVarint(bytes, cursor[id]!, head);
-          cursor[id] = (head & 1) === 0 ? next : writeVarint(bytes, next, value);
-        }
+        else cursor[id] = writePair(bytes, cursor[id]!, distance, value, common);
       }
       layout.unit = unit;
       used += stop - layout.at;
