@@ -8,7 +8,10 @@
  * and libuv) between samples. No host connects and nothing is edited; the search warm-up runs from ready on, as it
  * does for an author.
  *
- *   node bench/lab/dev-memory.mjs <S|M|L|XL> [--at 0,5,10,20,30] [--malloc] [--json]
+ *   node bench/lab/dev-memory.mjs <S|M|L|XL> [--at 0,5,10,20,30] [--malloc] [--host] [--json]
+ *
+ * `--host` does what `bench/dev-start.mjs` does at start: a 2026-07-28 host connects the moment the daemon listens
+ * and walks every page of `skills/list` (then leaves), so that the samples are of the row that bench measures.
  *
  * `--malloc` also says where the memory glibc's allocator holds is (each sample): the main arena (the `brk` heap)
  * and the other threads' arenas, each as held from the system / free inside it, and the blocks mapped on their own
@@ -24,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { startDevProcess } from '../edit-latency.mjs';
 import { ensureCorpus } from '../generate-corpus.mjs';
 import { assertBuilt, buildRoot, log, nowMs, readArgs, sleep } from '../lib.mjs';
+import { connect, listSkillsAll } from '../protocol.mjs';
 
 const probe = fileURLToPath(new URL('./memory-probe.cjs', import.meta.url));
 const CLOCK_TICKS = 100;
@@ -96,6 +100,10 @@ async function readMallocInfo(dir) {
     },
     mapped: mib(Number(/<total type="mmap" count="\d+" size="(\d+)"/.exec(tail)?.[1] ?? 0)),
     mappedBlocks: Number(/<total type="mmap" count="(\d+)"/.exec(tail)?.[1] ?? 0),
+    // Each thread arena as held/free, largest first (which thread owns one, malloc_info does not say).
+    each: others
+      .map((a) => `${mib(a.held)}/${mib(a.free)}`)
+      .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)),
   };
 }
 
@@ -120,7 +128,12 @@ async function probeOnce(daemon, dir) {
   }
 }
 
-export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30], malloc = false } = {}) {
+export async function runDevMemory({
+  size = 'L',
+  at = [0, 5, 10, 20, 30],
+  malloc = false,
+  host = false,
+} = {}) {
   assertBuilt();
   const info = ensureCorpus(size, { log });
   const dir = mkdtempSync(join(tmpdir(), 'companion-probe-'));
@@ -130,9 +143,19 @@ export async function runDevMemory({ size = 'L', at = [0, 5, 10, 20, 30], malloc
   const daemon = await startDevProcess(info.root, {
     nodeArgs: [...extra, '--require', probe],
     env: { COMPANION_PROBE_DIR: dir, ...mallocEnv },
+    waitReady: !host,
   });
   const samples = [];
   try {
+    if (host) {
+      const client = await connect(daemon.url, 'companion-bench-memory', 'modern');
+      try {
+        await listSkillsAll(client.client);
+      } finally {
+        await client.close().catch(() => {});
+      }
+      await daemon.ready;
+    }
     const readyAt = daemon.readyAt;
     let lastCpu = readThreadCpu(daemon.pid);
     for (const seconds of at) {
@@ -199,7 +222,7 @@ function formatSample(s) {
     (s.malloc === undefined
       ? ''
       : ` | malloc main ${s.malloc.main.held}/${s.malloc.main.free} free, ${s.malloc.threads.arenas} thread arenas ` +
-        `${s.malloc.threads.held}/${s.malloc.threads.free} free, mapped ${s.malloc.mapped} (${s.malloc.mappedBlocks})`)
+        `${s.malloc.threads.held}/${s.malloc.threads.free} free [${s.malloc.each.join(' ')}], mapped ${s.malloc.mapped} (${s.malloc.mappedBlocks})`)
   );
 }
 
@@ -210,6 +233,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     size: positional[0] ?? 'L',
     at,
     malloc: process.argv.includes('--malloc'),
+    host: process.argv.includes('--host'),
   });
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {

@@ -138,8 +138,8 @@ rows.push(
   }),
 );
 rows.push({
-  what: 'units (SectionUnit objects)',
-  length: index.units.length,
+  what: index.units ? 'units (SectionUnit objects)' : 'units (four columns)',
+  length: (index.units ?? index.unitDocuments).length,
   used: '',
   bytesPer: '',
   mb: NaN,

@@ -22,7 +22,9 @@ export interface StatPrint {
   readonly nlink: number;
 }
 
-const FIELDS = 5;
+/** Numbers a stat print is kept as (`writeStatPrint`): kind, mode and nlink packed into one, then size, mtime, ctime, inode. */
+export const PRINT_FIELDS = 5;
+const FIELDS = PRINT_FIELDS;
 /** Slots per chunk of the table: a chunk is 160 KB, and the table grows by chunks (no copy, no doubling). */
 const CHUNK_SLOTS = 4096;
 const KINDS = 'fdlo';
@@ -47,8 +49,41 @@ function kindOf(stats: StatPrint): number {
   return stats.isFile() ? 0 : stats.isDirectory() ? 1 : stats.isSymbolicLink() ? 2 : 3;
 }
 
+/**
+ * Writes `stats`' print as `PRINT_FIELDS` numbers at `t[at…]`: kind (2 bits), mode (16 bits) and nlink above in
+ * the first (exact in a double for any nlink below 2^35), then size, mtime, ctime and inode. Two prints are the
+ * same iff their numbers are.
+ */
+export function writeStatPrint(t: Float64Array, at: number, stats: StatPrint): void {
+  t[at] = kindOf(stats) + 4 * stats.mode + 262144 * stats.nlink;
+  t[at + 1] = stats.size;
+  t[at + 2] = stats.mtimeMs;
+  t[at + 3] = stats.ctimeMs;
+  t[at + 4] = stats.ino;
+}
+
+/** The print written at `t[at…]` (`writeStatPrint`) as text: `formatStatPrint` of the stat it was written from. */
+export function formatWrittenPrint(t: Float64Array, at: number): string {
+  const packed = t[at]!;
+  const kind = packed % 4;
+  const mode = Math.floor(packed / 4) % 65536;
+  const nlink = Math.floor(packed / 262144);
+  return [KINDS[kind], t[at + 1], t[at + 2], t[at + 3], t[at + 4], mode, nlink].join(':');
+}
+
+/**
+ * What a walk records prints into (`ReadResult.prints`): a `PrintTable`, or the watcher thread's table that
+ * compares each print with the walk before as it is recorded (`WalkPrints`).
+ */
+export interface PrintSink {
+  /** Records one stat's print, or a composite print's text, at `path`. */
+  set(path: string, print: StatPrint | string): void;
+  /** Forgets the print recorded at `path` (a walk forgets what it will walk again). */
+  delete(path: string): void;
+}
+
 /** Fingerprints by root-relative path. */
-export class PrintTable {
+export class PrintTable implements PrintSink {
   /** Path → slot in `#table`, for prints that are one stat. */
   readonly #slots = new Map<string, number>();
   /** Path → text, for composite prints. A path is in one of the two maps at most. */
@@ -75,13 +110,7 @@ export class PrintTable {
   get(path: string): string | undefined {
     const slot = this.#slots.get(path);
     if (slot === undefined) return this.#texts.get(path);
-    const t = this.#chunks[Math.floor(slot / CHUNK_SLOTS)]!;
-    const at = (slot % CHUNK_SLOTS) * FIELDS;
-    const packed = t[at]!;
-    const kind = packed % 4;
-    const mode = Math.floor(packed / 4) % 65536;
-    const nlink = Math.floor(packed / 262144);
-    return [KINDS[kind], t[at + 1], t[at + 2], t[at + 3], t[at + 4], mode, nlink].join(':');
+    return formatWrittenPrint(this.#chunks[Math.floor(slot / CHUNK_SLOTS)]!, (slot % CHUNK_SLOTS) * FIELDS);
   }
 
   /** Every print as text (`get`), by path: the form that crosses to another thread, or that a test compares. */
@@ -99,14 +128,7 @@ export class PrintTable {
       return;
     }
     const slot = this.#slotFor(path);
-    const t = this.#chunks[Math.floor(slot / CHUNK_SLOTS)]!;
-    const at = (slot % CHUNK_SLOTS) * FIELDS;
-    // kind (2 bits), mode (16 bits), nlink above: exact in a double for any nlink below 2^35.
-    t[at] = kindOf(print) + 4 * print.mode + 262144 * print.nlink;
-    t[at + 1] = print.size;
-    t[at + 2] = print.mtimeMs;
-    t[at + 3] = print.ctimeMs;
-    t[at + 4] = print.ino;
+    writeStatPrint(this.#chunks[Math.floor(slot / CHUNK_SLOTS)]!, (slot % CHUNK_SLOTS) * FIELDS, print);
   }
 
   delete(path: string): boolean {

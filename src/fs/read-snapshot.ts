@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FileProblem, FileProblemKind, Snapshot, SourceFile } from '../core/types.js';
 import { ByteSlabs } from './byte-slabs.js';
-import { formatStatPrint, PrintTable } from './print-table.js';
+import { formatStatPrint, type PrintSink, PrintTable } from './print-table.js';
 
 /** The top-level directories of a content root that hold content; everything else under the root is ignored. */
 export const contentDirectories = ['knowledge', 'skills', 'prompts'] as const;
@@ -104,7 +104,7 @@ export function isContentPath(path: string): boolean {
  * What one walk found, keyed by posix path relative to the root. Maps are filled in place by `Reader.read` and
  * `Reader.stat`; the caller owns them.
  */
-export interface ReadResult {
+export interface ReadResult<Prints extends PrintSink = PrintTable> {
   /** Files whose bytes were read (empty for a stat walk). */
   readonly files: Map<string, SourceFile>;
   /** Entries that cannot be served, one per path. */
@@ -115,7 +115,7 @@ export interface ReadResult {
    * (`PrintTable.same`) iff nothing a reader could notice changed. ctime is included because `chmod` moves only ctime, and the inode
    * because a replace can keep size and mtime.
    */
-  readonly prints: PrintTable;
+  readonly prints: Prints;
   /**
    * Symlinks that point inside the root: link path → real target path (a file or a directory), or for a
    * dangling link the path it would resolve to. Lets a change reported at the target re-read the link.
@@ -160,9 +160,9 @@ export interface Reader {
    * is gone, not a content path, or lies below an entry that is not a readable directory inside the root (that
    * entry carries the problem). Never throws for anything on disk.
    */
-  read(path: string, into: ReadResult): void;
+  read(path: string, into: ReadResult<PrintSink>): void;
   /** The same walk as `read`, recording `prints`, `problems` and `links` but never opening a file. */
-  stat(path: string, into: ReadResult): void;
+  stat(path: string, into: ReadResult<PrintSink>): void;
 }
 
 /**
@@ -357,11 +357,11 @@ function formatPrint(print: Print): string {
  * only at or below the entry it dispatches, so what one directory's walk recorded is the journal's tail since
  * that walk began: a failed release forgets exactly that tail (`forgetRecorded`), never a scan of every path.
  */
-interface Walk extends ReadResult {
+interface Walk extends ReadResult<PrintSink> {
   readonly recorded?: string[];
 }
 
-function readPath(context: Context, path: string, into: ReadResult): void {
+function readPath(context: Context, path: string, into: ReadResult<PrintSink>): void {
   if (!isContentPath(path)) return;
   const segments = path.split('/');
   // Resolve the ancestors the way the full walk would have reached them. When one of them is not a directory
@@ -690,7 +690,7 @@ function releaseDirectory(held: HeldDirectory, real: string): boolean {
  * walk recorded. `onFile` was told of those files already; the build's pool derives facts for bytes no
  * snapshot holds, which costs only that work.
  */
-export function forgetRecorded(into: ReadResult, recorded: string[], mark: number): void {
+export function forgetRecorded(into: ReadResult<PrintSink>, recorded: string[], mark: number): void {
   for (let i = mark; i < recorded.length; i++) {
     const key = recorded[i]!;
     const file = into.files.get(key);

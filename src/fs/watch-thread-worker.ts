@@ -7,12 +7,12 @@
  * The first answers every entry's print, for the store to compare with what it read; each later one only the
  * entries whose print differs from the walk before it (`undefined`: gone), so that what crosses, and what the main
  * thread compares, is a few entries rather than the whole tree (100,000 on XL). The thread keeps the last walk's
- * prints for that; nothing else.
+ * prints for that (`WalkPrints`, updated in place by each walk); nothing else.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { watchContent } from './chokidar-config.js';
-import type { PrintTable } from './print-table.js';
-import { contentDirectories, createReader, createReadResult, type Reader } from './read-snapshot.js';
+import { contentDirectories, createReader, type Reader } from './read-snapshot.js';
+import { WalkPrints } from './walk-prints.js';
 import type { ThreadMessage, ThreadRequest } from './watch-thread.js';
 
 const port = parentPort;
@@ -61,46 +61,76 @@ watcher.once('ready', () => {
   post({ type: 'ready' });
 });
 
+/**
+ * Entries per message of a walk's answer. The first answer is every entry (100,455 on XL): as one message, its
+ * serializer's buffer doubled up to 16 MiB inside this thread's allocator arena, and glibc kept the ~28 MB of
+ * freed buffers there for the life of the daemon (`bench/lab/dev-memory.mjs XL --malloc`: one thread arena of
+ * 33 MB held, 28 free). In pieces of this many entries (~0.5 MB serialized), each sent once the main thread has
+ * taken the one before (`more`), one piece's buffer is alive at a time and the next reuses its memory.
+ */
+const ANSWER_PIECE = 4096;
+
 let reader: Reader | undefined;
-// The prints of the last walk, which the next one answers against (numbers, not text: ~7 MB on XL, not ~22).
-let lastPrints: PrintTable | undefined;
+// The last walk's prints, which the next walk updates in place and answers against (walk-prints.ts).
+let lastPrints: WalkPrints | undefined;
+
+/** The answer being sent, a piece at a time. */
+interface Answering {
+  readonly id: number;
+  /** How long the walk took (not counting its answer). */
+  readonly ms: number;
+  readonly partial: boolean;
+  readonly pieces: Generator<Map<string, string | undefined>, Map<string, string | undefined>>;
+}
+let answering: Answering | undefined;
+/** Walks asked while an answer was being sent, made once it is (one walk at a time). */
+const queued: number[] = [];
 
 /** One stat walk of the tree, answered as `walked` (or as failed when the root cannot be opened). */
 function walk(id: number): void {
   const started = performance.now();
-  const fresh = createReadResult();
+  const first = lastPrints === undefined;
+  const prints = lastPrints ?? new WalkPrints();
+  // Until the walk is complete its table is neither the last walk's nor this one's: it is dropped if the walk fails.
+  lastPrints = undefined;
   try {
     reader ??= createReader(root);
-    for (const directory of contentDirectories) reader.stat(directory, fresh);
+    prints.begin();
+    const into = { files: new Map(), problems: new Map(), prints, links: new Map() };
+    for (const directory of contentDirectories) reader.stat(directory, into);
   } catch {
     // The root is gone or unusable: the main thread walks it itself, as it would have without this thread.
     post({ type: 'walked', id, ms: performance.now() - started });
     return;
   }
-  const previous = lastPrints;
-  lastPrints = fresh.prints;
-  // Prints cross as text (a `PrintTable` does not survive a structured clone): all of them the first time.
-  if (previous === undefined) {
-    post({
-      type: 'walked',
-      id,
-      ms: performance.now() - started,
-      prints: fresh.prints.texts(),
-      partial: false,
-    });
+  lastPrints = prints;
+  // Every print the first time (the table held nothing), then only what changed and what is gone.
+  const ms = performance.now() - started;
+  answering = { id, ms, partial: !first, pieces: prints.finish(ANSWER_PIECE) };
+  sendPiece();
+}
+
+/** Sends the next piece of the answer; after the last, the walk asked meanwhile, if any. */
+function sendPiece(): void {
+  const now = answering;
+  if (now === undefined) return;
+  const step = now.pieces.next();
+  if (!step.done) {
+    post({ type: 'walked', id: now.id, ms: 0, prints: step.value, more: true });
     return;
   }
-  const changed = new Map<string, string | undefined>();
-  for (const key of fresh.prints.keys()) {
-    if (!previous.same(key, fresh.prints)) changed.set(key, fresh.prints.get(key));
-  }
-  for (const key of previous.keys()) if (!fresh.prints.has(key)) changed.set(key, undefined);
-  post({ type: 'walked', id, ms: performance.now() - started, prints: changed, partial: true });
+  answering = undefined;
+  post({ type: 'walked', id: now.id, ms: now.ms, prints: step.value, partial: now.partial });
+  const next = queued.shift();
+  if (next !== undefined) walk(next);
 }
 
 port.on('message', (message: ThreadRequest) => {
   if (message === 'close') {
     clearTimeout(countTimer);
     watcher.close().finally(() => port.close());
-  } else if (message.type === 'walk') walk(message.id);
+  } else if (message.type === 'more') {
+    if (answering?.id === message.id) sendPiece();
+  } else if (answering !== undefined) queued.push(message.id);
+  else walk(message.id);
 });

@@ -39,10 +39,16 @@ export type ThreadMessage =
       /** Absent when the thread could not walk (the root is gone): the main thread walks then. */
       readonly prints?: ReadonlyMap<string, string | undefined>;
       readonly partial?: boolean;
+      /** A piece of a large answer: more of the walk's prints follow, the last in a message without `more`. */
+      readonly more?: boolean;
     };
 
 /** What the main thread asks of the thread. */
-export type ThreadRequest = 'close' | { readonly type: 'walk'; readonly id: number };
+export type ThreadRequest =
+  | 'close'
+  | { readonly type: 'walk'; readonly id: number }
+  /** The main thread took a piece of walk `id`'s answer (`more`): the thread sends the next. */
+  | { readonly type: 'more'; readonly id: number };
 
 /** The `FSWatcher` look-alike `watch` answers: chokidar's surface watcher.ts uses, plus the walk on the thread. */
 export type ThreadFSWatcher = FSWatcher & TreeWalker;
@@ -110,6 +116,8 @@ class ThreadWatcher extends EventEmitter {
   private watchedCount = 0;
   /** Walks asked of the thread and not answered yet, by id. */
   private readonly walks = new Map<number, (walk: TreeWalk | undefined) => void>();
+  /** The pieces of an answer heard so far (`more`), by walk id. */
+  private readonly pieces = new Map<number, Map<string, string | undefined>>();
   private lastWalk = 0;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -204,12 +212,22 @@ class ThreadWatcher extends EventEmitter {
   private receive(message: ThreadMessage): void {
     if (this.closed) return;
     if (message.type === 'walked') {
+      const heard = this.pieces.get(message.id);
+      let prints = message.prints;
+      if (heard !== undefined && prints !== undefined) {
+        for (const [path, print] of prints) heard.set(path, print);
+        prints = heard;
+      }
+      if (message.more === true) {
+        this.pieces.set(message.id, prints as Map<string, string | undefined>);
+        this.worker?.postMessage({ type: 'more', id: message.id } satisfies ThreadRequest);
+        return;
+      }
+      this.pieces.delete(message.id);
       const resolve = this.walks.get(message.id);
       this.walks.delete(message.id);
       resolve?.(
-        message.prints === undefined
-          ? undefined
-          : { ms: message.ms, prints: message.prints, partial: message.partial === true },
+        prints === undefined ? undefined : { ms: message.ms, prints, partial: message.partial === true },
       );
       return;
     }
@@ -250,6 +268,7 @@ class ThreadWatcher extends EventEmitter {
   private dropWalks(): void {
     const pending = [...this.walks.values()];
     this.walks.clear();
+    this.pieces.clear();
     for (const resolve of pending) resolve(undefined);
   }
 

@@ -1,7 +1,7 @@
 /**
  * `PostingTable` against a plain model (word → its (unit, value) pairs in the order added): whatever the pairs
- * (values past two bytes, runs of one unit, units out of order), however `finishSlice` slices the layout, and
- * whatever is added after it, `forEach` visits exactly the pairs added for that word, in order, and `has`,
+ * (values past two bytes or the table's common one, runs of one unit, units out of order after the layout), however
+ * `finishSlice` slices the layout, and whatever is added after it, `forEach` visits exactly the pairs added for that word, in order, and `has`,
  * `live` and `vocabulary` agree with the model.
  */
 import fc from 'fast-check';
@@ -13,7 +13,11 @@ const WORDS = ['a', 'b', 'c', 'render', 'rename', 'zeta', 'x'.repeat(20)];
 const pair = fc.record({
   word: fc.constantFrom(...WORDS),
   // Mostly small, sometimes one at or past the two-byte boundary the table stores apart.
-  value: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0xfffe, max: 0x2ffff })),
+  value: fc.oneof(
+    fc.constantFrom(0, 2),
+    fc.integer({ min: 0, max: 40 }),
+    fc.integer({ min: 0xfffe, max: 0x2ffff }),
+  ),
   /** How far the unit moves from the last pair's: mostly on, sometimes the same unit, sometimes back or far. */
   step: fc.oneof(
     fc.constant(0),
@@ -40,12 +44,16 @@ describe('PostingTable', () => {
         fc.array(pair, { maxLength: 300 }),
         fc.array(pair, { maxLength: 40 }),
         fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 20 }),
-        (before, after, budgets) => {
-          const table = new PostingTable();
+        fc.constantFrom(0, 2),
+        (before, after, budgets, common) => {
+          const table = new PostingTable(common);
           const model = new Map<string, [number, number][]>();
           let unit = 0;
+          let laidOut = false;
           const add = ({ word, value, step }: (typeof before)[number]): void => {
-            unit = Math.max(0, unit + step);
+            // Before the layout a word's units never decrease (an index adds its sections in order); after it,
+            // anything goes.
+            unit = Math.max(0, unit + (laidOut ? step : Math.abs(step)));
             table.add(table.intern(word), unit, value);
             if (!model.has(word)) model.set(word, []);
             model.get(word)!.push([unit, value]);
@@ -53,6 +61,7 @@ describe('PostingTable', () => {
           for (const one of before) add(one);
           for (let at = 0; !table.finished; at++) table.finishSlice(budgets[at % budgets.length]!);
           check(table, model);
+          laidOut = true;
           for (const one of after) add(one);
           check(table, model);
         },
@@ -77,5 +86,12 @@ describe('PostingTable', () => {
     }
     for (let at = 0; !table.finished; at++) table.finishSlice(1 + ((at * 7919) % 20_000));
     check(table, model);
+  });
+
+  it('refuses a word whose units go back before the layout (it stores distances), naming the word', () => {
+    const table = new PostingTable();
+    table.add(table.intern('a'), 5, 2);
+    table.add(table.intern('a'), 3, 2);
+    expect(() => table.finish()).toThrow(/word 0: unit 3 added after unit 5/);
   });
 });

@@ -239,9 +239,10 @@ describe('the reconcile walk on the watcher thread', () => {
   });
 
   it("answers the same prints as the store's own walk, and watches every directory of a larger tree", async () => {
-    // 300 directories of 4 files: the thread's small young generation must not cost a directory or an entry.
+    // 1,030 directories of 4 files: the thread's small young generation must not cost a directory or an entry,
+    // and the first answer (4,121 prints) crosses in two messages (watch-thread-worker.ts, `ANSWER_PIECE`).
     const tree: Record<string, string> = {};
-    for (let d = 0; d < 300; d++) {
+    for (let d = 0; d < 1030; d++) {
       for (let f = 0; f < 4; f++) tree[`knowledge/documents/d${d}/f${f}.md`] = `doc ${d} ${f}`;
     }
     tree['skills/a/SKILL.md'] = 'A';
@@ -249,26 +250,30 @@ describe('the reconcile walk on the watcher thread', () => {
     const watcher = adopt() as FSWatcher & { walkTree(): Promise<WalkedPrints | undefined> };
     const heard = subscribe(watcher);
     await waitFor(() => heard.ready, 'ready');
-    const directories = 300 + 2 + 3; // d0…d299, documents, knowledge; skills, a; the root
+    const directories = 1030 + 2 + 3; // d0…d1029, documents, knowledge; skills, a; the root
     expect(Object.values(watcher.getWatched()).flat().length).toBeGreaterThanOrEqual(directories - 1);
 
     const here = createReadResult();
     const reader = createReader(project.root);
     for (const directory of contentDirectories) reader.stat(directory, here);
-    const walked = await watcher.walkTree();
+    // The second walk is asked while the first's answer is still crossing, piece by piece: it follows it.
+    const [walked, again] = await Promise.all([watcher.walkTree(), watcher.walkTree()]);
     expect(walked?.partial).toBe(false);
     // Every print, as text (what crosses to the main thread).
+    expect(walked?.prints.size).toBe(4121);
     expect(walked?.prints).toEqual(here.prints.texts());
-    expect((await watcher.walkTree())?.prints).toEqual(new Map());
+    expect(again).toMatchObject({ partial: true, prints: new Map() });
 
-    project.write('knowledge/documents/d299/f3.md', 'edited');
+    project.write('knowledge/documents/d1029/f3.md', 'edited');
     await waitFor(
       () =>
-        heard.raw.some(([, name, dir]) => name === 'f3.md' && dir === join(root, 'knowledge/documents/d299')),
+        heard.raw.some(
+          ([, name, dir]) => name === 'f3.md' && dir === join(root, 'knowledge/documents/d1029'),
+        ),
       'a save in the last directory',
     );
     const after = await watcher.walkTree();
-    expect([...(after?.prints.keys() ?? [])]).toEqual(['knowledge/documents/d299/f3.md']);
+    expect([...(after?.prints.keys() ?? [])]).toEqual(['knowledge/documents/d1029/f3.md']);
 
     // A later walk's answer of many entries, changed and gone alike: every one arrives, and the next walk
     // answers nothing again.

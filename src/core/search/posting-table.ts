@@ -5,6 +5,7 @@
  */
 
 import { detachText } from '../content.js';
+import { pairLength, writePair } from './pair-bytes.js';
 
 /** The `pendingValues` slot that says the value is in `pendingWide`. */
 const WIDE = 0xffff;
@@ -67,25 +68,6 @@ interface Layout {
   bytes: Uint8Array<ArrayBuffer>;
 }
 
-/** Bytes of `n` (0 ≤ n < 2³¹) as a varint: seven bits a byte, the high bit set on all but the last. */
-function varintLength(n: number): number {
-  return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
-}
-
-/** Writes `n` as a varint at `at`; answers where the next byte goes. */
-function writeVarint(bytes: Uint8Array, at: number, n: number): number {
-  let rest = n;
-  while (rest >= 0x80) {
-    bytes[at++] = (rest & 0x7f) | 0x80;
-    rest >>>= 7;
-  }
-  bytes[at++] = rest;
-  return at;
-}
-
-/** A unit's distance from the one before, folded to a non-negative number (zigzag): small either way. */
-const fold = (delta: number): number => ((delta << 1) ^ (delta >> 31)) >>> 0;
-
 /**
  * Scratch for collecting the distinct words of one section (or title) without a `Map`, indexed by word id (of
  * whichever table is collecting: a set is used up before the next `begin`): `stamp` says whether the word is in
@@ -137,6 +119,12 @@ export class WordSet {
  * is in the index while its `live` count is above zero.
  */
 export class PostingTable {
+  /**
+   * @param common the value most pairs have, which the layout stores in no byte: 2 for heading and body words
+   *   (once in a section's body, not in its heading), 0 for title words (every one).
+   */
+  constructor(private readonly common = 2) {}
+
   /** Word → id; ids are never reused or dropped until the next full build. */
   readonly ids = new Map<string, number>();
   readonly words: string[] = [];
@@ -164,8 +152,9 @@ export class PostingTable {
 
   /**
    * The laid-out postings of the words that had an id at `finish`: word `id`'s pairs are
-   * `bytes[start[id]]…bytes[start[id + 1]]`, each its unit's distance from the pair before (`fold`, from unit 0
-   * for the first) then its value, both varints: on L 2.0 bytes a pair (17.3 MB for 8.6 M) where two arrays took 6.
+   * `bytes[start[id]]…bytes[start[id + 1]]`, each its unit's distance from the pair before (from unit 0 for the
+   * first) and its value, one or two varints (pair-bytes.ts): on L 11.3 MB (1.4 bytes a pair), where two varints a
+   * pair took 16.5 MB and two arrays 6 bytes a pair.
    */
   private baseWords = 0;
   private start = new Int32Array(1);
@@ -209,7 +198,11 @@ export class PostingTable {
     return words.sort();
   }
 
-  /** Records that section `unit` holds word `id`, with `value`; answers whether the word entered the index. */
+  /**
+   * Records that section `unit` holds word `id`, with `value`; answers whether the word entered the index. Until
+   * `finish`, a word's units must not decrease (an index adds its sections in order): the layout stores each pair
+   * as its distance from the one before.
+   */
   add(id: number, unit: number, value: number): boolean {
     if (this.building) {
       if (unit !== this.pendingUnit) {
@@ -298,7 +291,7 @@ export class PostingTable {
     const layout = this.layout;
     const pending = this.pending;
     const { start, last } = layout;
-    const { pendingWide } = this;
+    const { pendingWide, common } = this;
     let used = 0;
     while (layout.pass < 2 && used < budget) {
       if (layout.chunk === pending.length) {
@@ -328,12 +321,13 @@ export class PostingTable {
           unit = ~id;
           continue;
         }
-        const distance = fold(unit - last[id]!);
+        const distance = unit - last[id]!;
+        if (distance < 0) throw new RangeError(`word ${id}: unit ${unit} added after unit ${last[id]}`);
         last[id] = unit;
         const stored = chunkValues[at]!;
         const value = stored === WIDE ? pendingWide!.get(slot)! : stored;
-        if (counting) start[id + 1]! += varintLength(distance) + varintLength(value);
-        else cursor[id] = writeVarint(bytes, writeVarint(bytes, cursor[id]!, distance), value);
+        if (counting) start[id + 1]! += pairLength(distance, value, common);
+        else cursor[id] = writePair(bytes, cursor[id]!, distance, value, common);
       }
       layout.unit = unit;
       used += stop - layout.at;
@@ -370,18 +364,21 @@ export class PostingTable {
       let unit = 0;
       for (let at = this.start[id]!, end = this.start[id + 1]!; at < end; ) {
         let byte = bytes[at++]!;
-        let distance = byte & 0x7f;
+        let head = byte & 0x7f;
         for (let shift = 7; byte >= 0x80; shift += 7) {
           byte = bytes[at++]!;
-          distance |= (byte & 0x7f) << shift;
+          head |= (byte & 0x7f) << shift;
         }
-        byte = bytes[at++]!;
-        let value = byte & 0x7f;
-        for (let shift = 7; byte >= 0x80; shift += 7) {
+        let value = this.common;
+        if ((head & 1) === 1) {
           byte = bytes[at++]!;
-          value |= (byte & 0x7f) << shift;
+          value = byte & 0x7f;
+          for (let shift = 7; byte >= 0x80; shift += 7) {
+            byte = bytes[at++]!;
+            value |= (byte & 0x7f) << shift;
+          }
         }
-        unit += (distance >>> 1) ^ -(distance & 1);
+        unit += head >>> 1;
         visit(unit, value);
       }
     }

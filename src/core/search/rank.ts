@@ -110,7 +110,7 @@ function findTerm(
   reached: number[],
   marked: Uint8Array,
 ): TermHits {
-  const units = index.units;
+  const units = index.unitDocuments;
   const sections = new Int32Array(units.length);
   const titled = new Uint8Array(units.length);
   let reachedHere = 0;
@@ -246,7 +246,7 @@ export function searchIndex(
   const index = getIndex();
   const n = Math.max(index.live, 1);
   const reached: number[] = [];
-  const marked = new Uint8Array(index.units.length);
+  const marked = new Uint8Array(index.unitDocuments.length);
   const hits = terms.map((term) => findTerm(term, index, n, reached, marked));
   const totalWeight = hits.reduce((sum, term) => sum + term.weight, 0);
 
@@ -267,12 +267,12 @@ export function searchIndex(
     }
     const coverage = totalWeight > 0 ? matchedWeight / totalWeight : 0;
     if (coverage < minCoverage || matchedWeight === 0) continue;
-    const unit = index.units[position]!;
-    const dilution = unit.bodyLength > 400 ? 1 + Math.log(unit.bodyLength / 400) : 1;
+    const bodyLength = index.unitBodyLengths[position]!;
+    const dilution = bodyLength > 400 ? 1 + Math.log(bodyLength / 400) : 1;
     candidates.push({
-      document: unit.document,
-      at: unit.at,
-      heading: unit.heading,
+      document: index.unitDocuments[position]!,
+      at: index.unitAt[position]!,
+      heading: index.unitHeadings[position]!,
       score: score / dilution,
       coverage,
     });
