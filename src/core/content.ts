@@ -1,14 +1,14 @@
 /**
- * Bytes to served content: the digest, the MIME type, and whether a read answers text or a blob. The text is
- * memoized by the identity of the bytes in the builder's memo, so a rebuild that reuses a file's `Uint8Array`
- * never decodes it twice. A digest is kept by the served content the builder memoizes (`serve`); the digest
+ * Bytes to served content: the digest, the MIME type, and whether a read answers text or a blob. A builder's
+ * phases share one `FileText` per bytes while they read a unit (`readFileText`), so a text is decoded once per
+ * unit, not once per phase; what outlives the unit (a parse, served content) keeps offsets into the bytes, not
+ * the text. A digest is kept by the served content the builder memoizes (`serve`); the digest
  * table only hands over digests made elsewhere (another thread's per-file facts) until `serve` takes them.
  */
 import { hash } from 'node:crypto';
 import { type Memo, memoCell, memoTable, NO_MEMO } from './memo.js';
 
 const DIGESTS = memoTable<Uint8Array, string>('content.digests');
-const TEXTS = memoTable<Uint8Array, FileText>('content.texts');
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const asciiDecoder = new TextDecoder('latin1');
 const encoder = new TextEncoder();
@@ -100,6 +100,10 @@ const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(
  * A builder's texts (`readFileText` with a memo) are held by its `TextHold` instead, strongly, until the engine
  * releases them (`releaseHeldTexts`, after each unit it reads): a build is one job, and a `WeakRef` kept every
  * text read during it alive to its end (on L, ~20 MB of skill texts that every scavenge copied, then promoted).
+ * The hold also lists the `FileText`s made since the last release, one per bytes, and lets go of them too: a
+ * `FileText` kept for the builder's life by the identity of its bytes was a heap object and a memo slot per file
+ * for nothing (on XL ~7 MB: its only lasting value is the UTF-8 verdict, which a later phase of an unchanged file
+ * never asks again, since what it derived is kept by its bytes).
  */
 export class FileText {
   readonly bytes: Uint8Array;
@@ -175,9 +179,11 @@ export class FileText {
   }
 }
 
-/** The texts a builder's `FileText`s hold until `releaseHeldTexts`. */
+/** The texts a builder's `FileText`s hold, and the `FileText`s it made, until `releaseHeldTexts`. */
 interface TextHold {
   readonly texts: FileText[];
+  /** One per bytes: every phase reading a unit's file shares one. */
+  readonly made: Map<Uint8Array, FileText>;
 }
 
 const HOLD = memoCell<TextHold>('content.hold');
@@ -185,7 +191,7 @@ const HOLD = memoCell<TextHold>('content.hold');
 function textHoldOf(memo: Memo): TextHold | undefined {
   let hold = memo.get(HOLD);
   if (hold === undefined) {
-    memo.set(HOLD, { texts: [] });
+    memo.set(HOLD, { texts: [], made: new Map() });
     // `NO_MEMO` keeps nothing: its texts fall back to a `WeakRef`.
     hold = memo.get(HOLD);
   }
@@ -193,25 +199,39 @@ function textHoldOf(memo: Memo): TextHold | undefined {
 }
 
 /**
- * Lets go of every text the builder's `FileText`s hold (read since the last release): the next read of one
- * decodes it again. The engine calls it once a unit's phases are done with its files' texts.
+ * Lets go of every text the builder's `FileText`s hold (read since the last release), and of the `FileText`s
+ * made since: the next read of one makes a new one and decodes it again. The engine calls it once a unit's
+ * phases are done with its files' texts.
  */
 export function releaseHeldTexts(memo: Memo): void {
   const hold = memo.get(HOLD);
-  if (hold === undefined || hold.texts.length === 0) return;
+  if (hold === undefined) return;
   for (const text of hold.texts) FileText.release(text);
   hold.texts.length = 0;
+  hold.made.clear();
 }
 
-/** The builder's `FileText` of `bytes` (one per bytes, so every phase shares one decoded text). */
+/**
+ * The builder's `FileText` of `bytes` until the next `releaseHeldTexts` (one per bytes, so every phase reading a
+ * unit shares one decoded text); with no memo, a `FileText` of its own.
+ */
 export function readFileText(bytes: Uint8Array, memo: Memo = NO_MEMO): FileText {
-  const texts = memo.table(TEXTS);
-  let text = texts.get(bytes);
+  const hold = textHoldOf(memo);
+  if (hold === undefined) return new FileText(bytes);
+  let text = hold.made.get(bytes);
   if (text === undefined) {
-    text = new FileText(bytes, undefined, textHoldOf(memo));
-    texts.set(bytes, text);
+    text = new FileText(bytes, undefined, hold);
+    hold.made.set(bytes, text);
   }
   return text;
+}
+
+/**
+ * The text of `bytes`, known to be valid UTF-8 (a BOM is kept, as `FileText` keeps it): for a value that found
+ * them valid once and keeps the bytes, not a `FileText`.
+ */
+export function decodeValidUtf8(bytes: Uint8Array): string {
+  return strictDecoder.decode(bytes);
 }
 
 /**
@@ -232,10 +252,13 @@ export function decodeUtf8(bytes: Uint8Array, memo: Memo = NO_MEMO): string | un
   return readFileText(bytes, memo).read();
 }
 
-/** UTF-8 bytes of `text`; `decodeUtf8` of the result answers `text` without decoding again while it is held. */
+/**
+ * UTF-8 bytes of `text`; `decodeUtf8` of the result through `memo` answers `text` without decoding again until the
+ * builder's next `releaseHeldTexts`, while the text is held.
+ */
 export function encodeUtf8(text: string, memo: Memo = NO_MEMO): Uint8Array {
   const bytes = encoder.encode(text);
-  memo.table(TEXTS).set(bytes, new FileText(bytes, text));
+  textHoldOf(memo)?.made.set(bytes, new FileText(bytes, text));
   return bytes;
 }
 

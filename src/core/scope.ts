@@ -35,12 +35,13 @@ export interface ScopeRead {
  * again.
  */
 export function readScope(source: FileText | undefined, memo: Memo = NO_MEMO): ScopeRead {
-  // The scope file changes rarely and every rebuild reads it: keep the last answer for the same bytes, or for
-  // other bytes of the same text.
+  // The scope file changes rarely and every rebuild reads it: keep the last answer for the same bytes (a builder
+  // makes a new `FileText` of them for each build), or for other bytes of the same text.
   const last = memo.get(LAST_SCOPE);
   if (source === undefined) return parseScope(undefined);
   const text = source.read()!;
-  if (last !== undefined && (last.source === source || last.source.decode() === text)) return last.read;
+  if (last !== undefined && (last.source.bytes === source.bytes || last.source.decode() === text))
+    return last.read;
   const read = parseScope(text, source);
   memo.set(LAST_SCOPE, { source, read });
   return read;

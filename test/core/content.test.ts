@@ -9,12 +9,14 @@ import { buildCatalog } from '../../src/core/catalog.js';
 import {
   buildDigest,
   decodeUtf8,
+  decodeValidUtf8,
   detachText,
   encodeUtf8,
   FileText,
   formatTime,
   packDigest,
   readFileText,
+  releaseHeldTexts,
   takePackedDigest,
   unpackDigest,
 } from '../../src/core/content.js';
@@ -61,6 +63,23 @@ describe('FileText', () => {
     expect(readFileText(bytes, memo)).toBe(readFileText(bytes, memo));
     expect(decodeUtf8(bytes, memo)).toBe('made by a fix');
     expect(decodeUtf8(encoder.encode('no memo'))).toBe('no memo');
+  });
+
+  it('is shared until the builder releases its texts, then made anew: the memo keeps none past a unit', () => {
+    const memo = createMemo();
+    const bytes = encoder.encode('# A unit’s text\n');
+    const broken = new Uint8Array([0x23, 0xff]);
+    const first = readFileText(bytes, memo);
+    expect(first.read()).toBe('# A unit’s text\n');
+    expect(readFileText(bytes, memo)).toBe(first);
+    expect(readFileText(broken, memo).isUtf8()).toBe(false);
+    releaseHeldTexts(memo);
+    const second = readFileText(bytes, memo);
+    expect(second).not.toBe(first);
+    expect(second.decode()).toBe(first.decode());
+    // The verdict is the same when judged again.
+    expect(readFileText(broken, memo).isUtf8()).toBe(false);
+    expect(decodeValidUtf8(bytes)).toBe(second.decode());
   });
 
   it('detaches a slice into an equal string', () => {

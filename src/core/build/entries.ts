@@ -106,7 +106,7 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   // and made when first asked: see `buildTextBackedContent`).
   if (text?.isUtf8() === true) {
     const digest = previous ? readPackedDigest(previous.content) : takeHandedPackedDigest(file.bytes, memo);
-    const content = buildTextBackedContent({ uri, mimeType }, text, digest, path, file);
+    const content = buildTextBackedContent({ uri, mimeType }, digest, path, file);
     served.set(file.bytes, content);
     return content;
   }

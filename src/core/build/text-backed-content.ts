@@ -5,37 +5,32 @@
  * Own enumerable accessors with one getter shared by every object, as in text-backed.ts: these values compare,
  * spread and serialize as plain data do.
  */
-import { type FileText, formatTime, hashPacked, packDigest, unpackDigest } from '../content.js';
+import { decodeValidUtf8, formatTime, hashPacked, packDigest, unpackDigest } from '../content.js';
 import { sharedGetter } from '../shared-getter.js';
 import type { ManifestEntry, ServedContent, SourceFile } from '../types.js';
 
 class TextBackedContent {
-  readonly #text: FileText;
   /**
    * The digest, packed (`packDigest`): `digest` unpacks it when asked, and hashes the bytes on the first ask
    * when it was not handed one. Made lazily because a cold build serves every document and `check` reads no
    * digest (on L, 10,000 hashes were ~0.1 s of its CPU); a host's read or a manifest asks for it.
    */
   #digest: string | undefined;
-  /** The path it was served for (`readServedFor`), so a memo keeps the content alone. */
-  readonly #path: string;
   /**
-   * The file served: `bytes` are its, and its mtime is the time it was served for and what `lastModified` is
+   * The file served: `bytes` are its, its mtime is the time it was served for and what `lastModified` is
    * spelled from when asked (the file is held anyway: a time of its own was a boxed number a file, and the
-   * spelled time a string each, ~4 MB on XL).
+   * spelled time a string each, ~4 MB on XL), and its path the path it was served for, unless served for another
+   * (`ServedElsewhere`: a skill's file, at its path inside the skill). The text is decoded from the bytes at each
+   * ask: they were found valid UTF-8 when this was built (a `FileText` held for that was ~7 MB on XL).
    */
-  readonly #file: Pick<SourceFile, 'bytes' | 'mtimeMs'>;
+  readonly #file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>;
 
   constructor(
     head: Pick<ServedContent, 'uri' | 'mimeType'>,
-    text: FileText,
     digest: string | undefined,
-    path: string,
-    file: Pick<SourceFile, 'bytes' | 'mtimeMs'>,
+    file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
   ) {
-    this.#text = text;
     this.#digest = digest;
-    this.#path = path;
     this.#file = file;
     Object.assign(this, head);
     Object.defineProperty(this, 'bytes', CONTENT_BYTES);
@@ -59,7 +54,7 @@ class TextBackedContent {
   }
 
   static text(content: TextBackedContent): string {
-    return content.#text.decode() as string;
+    return decodeValidUtf8(content.#file.bytes);
   }
 
   static digest(content: TextBackedContent): string {
@@ -73,7 +68,28 @@ class TextBackedContent {
   }
 
   static servedFor(content: object): { readonly path: string; readonly mtimeMs: number } | undefined {
-    return #path in content ? { path: content.#path, mtimeMs: content.#file.mtimeMs } : undefined;
+    if (!(#file in content)) return undefined;
+    const { path, mtimeMs } = content.#file;
+    return { path: ServedElsewhere.pathOf(content) ?? path, mtimeMs };
+  }
+}
+
+/** Text-backed content served for a path that is not its file's: the path is a field of its own. */
+class ServedElsewhere extends TextBackedContent {
+  readonly #path: string;
+
+  constructor(
+    head: Pick<ServedContent, 'uri' | 'mimeType'>,
+    digest: string | undefined,
+    path: string,
+    file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
+  ) {
+    super(head, digest, file);
+    this.#path = path;
+  }
+
+  static pathOf(content: object): string | undefined {
+    return #path in content ? content.#path : undefined;
   }
 }
 
@@ -88,8 +104,8 @@ const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
 const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
 
 /**
- * Served content of `file` whose `bytes` are the file's, whose `text` is `text` read when asked (the bytes must be
- * valid UTF-8), whose `digest` is `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256
+ * Served content of `file` whose `bytes` are the file's, whose `text` is their decoding, made when asked (the bytes
+ * must be valid UTF-8), whose `digest` is `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256
  * of the bytes made on the first ask, and whose `lastModified` is `formatTime(file.mtimeMs)` spelled when asked
  * (absent when that is undefined): `head`, then `bytes`, `text`, `digest`, `size` (the bytes' length),
  * `lastModified`, in that key order, every one but `head` read through the file when asked; it keeps the `path` and the file's `mtimeMs` it was served for
@@ -97,12 +113,15 @@ const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
  */
 export function buildTextBackedContent(
   head: Pick<ServedContent, 'uri' | 'mimeType'>,
-  text: FileText,
   digest: string | undefined,
   path: string,
-  file: Pick<SourceFile, 'bytes' | 'mtimeMs'>,
+  file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
 ): ServedContent {
-  return new TextBackedContent(head, text, digest, path, file) as unknown as ServedContent;
+  const content =
+    path === file.path
+      ? new TextBackedContent(head, digest, file)
+      : new ServedElsewhere(head, digest, path, file);
+  return content as unknown as ServedContent;
 }
 
 class ContentManifestEntry {

@@ -16,7 +16,7 @@ import {
   readDerived,
 } from '../../../src/core/build/text-backed.js';
 import { buildTextBackedContent, readServedFor } from '../../../src/core/build/text-backed-content.js';
-import { FileText, formatTime, packDigest } from '../../../src/core/content.js';
+import { formatTime, packDigest } from '../../../src/core/content.js';
 import { packDocumentRead, readDocument, unpackDocumentRead } from '../../../src/core/documents.js';
 import { readSections } from '../../../src/core/markdown.js';
 import { attachDerivedEntry, readDerivedEntry } from '../../../src/core/parsed-document.js';
@@ -60,7 +60,6 @@ describe('a document served, listed and entered', () => {
 
           const content = buildTextBackedContent(
             { uri, mimeType: 'text/markdown' },
-            new FileText(bytes),
             packDigest(DIGEST),
             path,
             file,
@@ -112,6 +111,17 @@ describe('a document served, listed and entered', () => {
           }
           expect(content.bytes).toBe(bytes);
           expect(readServedFor(content)).toEqual({ path, mtimeMs });
+          // Served for a path that is not its file's (a skill's file, at its path inside the skill): the same
+          // value, and the path it was served for, as the content held a path of its own for before.
+          const elsewhere = buildTextBackedContent(
+            { uri, mimeType: 'text/markdown' },
+            packDigest(DIGEST),
+            'references/a.md',
+            file,
+          );
+          expect(Object.keys(elsewhere)).toEqual(Object.keys(formerContent));
+          expect(JSON.stringify(elsewhere)).toBe(JSON.stringify(formerContent));
+          expect(readServedFor(elsewhere)).toEqual({ path: 'references/a.md', mtimeMs });
           const derived = readDerived(entry);
           expect(derived.content).toBe(content);
           expect(derived.resource).toBe(resource);

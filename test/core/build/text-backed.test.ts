@@ -18,7 +18,7 @@ import {
   buildTextBackedContent,
   readPackedDigest,
 } from '../../../src/core/build/text-backed-content.js';
-import { FileText, packDigest } from '../../../src/core/content.js';
+import { packDigest } from '../../../src/core/content.js';
 import type { ServedContent } from '../../../src/core/types.js';
 
 const encoder = new TextEncoder();
@@ -29,7 +29,8 @@ const DIGEST_B = `sha256:${'1b'.repeat(32)}`;
 
 /** Served text content at `uri` handed no digest (it makes its own when asked). */
 function buildUnhashedContent(uri: string, bytes: Uint8Array): ServedContent {
-  return buildTextBackedContent({ uri, mimeType: 'text/markdown' }, new FileText(bytes), undefined, 'a.md', {
+  return buildTextBackedContent({ uri, mimeType: 'text/markdown' }, undefined, 'a.md', {
+    path: 'a.md',
     bytes,
     mtimeMs: 1,
   });
@@ -105,10 +106,9 @@ describe('text-backed values', () => {
       const bytes = encoder.encode(text);
       return buildTextBackedContent(
         { uri, mimeType: 'text/markdown' },
-        new FileText(bytes),
         packDigest(digest),
         'knowledge/documents/a.md',
-        { bytes, mtimeMs },
+        { path: 'knowledge/documents/a.md', bytes, mtimeMs },
       );
     };
     const a = make('x://a', DIGEST_A, TEXT, Date.parse('2026-12-01T00:00:00.000Z'));
@@ -169,10 +169,9 @@ describe('text-backed values', () => {
     const make = (id: string) => {
       const content = buildTextBackedContent(
         { uri: `x://${id}`, mimeType: 'text/markdown' },
-        new FileText(bytes),
         packDigest(DIGEST_A),
         `knowledge/documents/${id}.md`,
-        { bytes, mtimeMs: Date.parse('2026-12-01T00:00:00.000Z') },
+        { path: `knowledge/documents/${id}.md`, bytes, mtimeMs: Date.parse('2026-12-01T00:00:00.000Z') },
       );
       const described = {
         id,
