@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PersistentMap } from '../../src/core/persistent-map.js';
+import { type KeyForm, PersistentMap } from '../../src/core/persistent-map.js';
 
 type Op =
   | { readonly kind: 'set'; readonly key: string; readonly value: number }
@@ -13,10 +13,22 @@ type Op =
 
 /** Few distinct keys, so sets overwrite and deletes hit; some long, some sharing a prefix. */
 const keyArb = fc.oneof(
-  fc.constantFrom('a', 'b', 'bench://document/x', 'bench://document/y', 'knowledge/documents/t/z.md'),
-  fc.string({ maxLength: 4 }),
+  fc.constantFrom('a', 'b', 'bench://document/x', 'bench://document/y', 'knowledge/documents/t/z.md', 'doc:'),
+  fc.string({ maxLength: 4 }).filter((key) => !key.startsWith('\u0000')),
   fc.nat(400).map((n) => `knowledge/documents/team/doc-${n}.md`),
+  fc.nat(400).map((n) => `doc:team/doc-${n}`),
 );
+
+/**
+ * A form that keeps `doc:<rest>` as `\0<rest>` (no key of the arbitrary starts with `\0`, as no URI is a path),
+ * every other key as it is; the kept form for a value is made by concatenation, as the catalog's is a string
+ * its value holds.
+ */
+const TEST_FORM: KeyForm<number> = {
+  kept: (key) => (key.startsWith('doc:') ? `\u0000${key.slice(4)}` : key),
+  keptFor: (key) => TEST_FORM.kept(key),
+  key: (kept) => (kept.startsWith('\u0000') ? `doc:${kept.slice(1)}` : kept),
+};
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), key: keyArb, value: fc.nat(5) }),
   fc.record({ kind: fc.constant('delete' as const), key: keyArb }),
@@ -25,8 +37,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const historyArb = fc.array(fc.array(opArb, { maxLength: 60 }), { minLength: 1, maxLength: 8 });
 
 /** The map of `entries` made by one editor on the empty map, one set per entry. */
-function editedFrom<V>(entries: Iterable<readonly [string, V]>): PersistentMap<V> {
-  const editor = PersistentMap.empty<V>().edit();
+function editedFrom<V>(entries: Iterable<readonly [string, V]>, form?: KeyForm<V>): PersistentMap<V> {
+  const editor = PersistentMap.empty<V>(form).edit();
   for (const [key, value] of entries) editor.set(key, value);
   return editor.done();
 }
@@ -41,11 +53,16 @@ function expectSame(map: PersistentMap<number>, oracle: ReadonlyMap<string, numb
   expect(map.has('never-set')).toBe(false);
 }
 
-describe('PersistentMap against a Map', () => {
+describe.each([
+  ['as they are', undefined],
+  ['in a key form', TEST_FORM],
+])('PersistentMap against a Map, keys kept %s', (_, form) => {
   it('answers what the oracle does in every version, and keeps old versions as they were', () => {
     fc.assert(
       fc.property(historyArb, (history) => {
-        const versions: [PersistentMap<number>, Map<string, number>][] = [[PersistentMap.empty(), new Map()]];
+        const versions: [PersistentMap<number>, Map<string, number>][] = [
+          [PersistentMap.empty(form), new Map()],
+        ];
         for (const ops of history) {
           const [map, oracle] = versions.at(-1)!;
           const editor = map.edit();
@@ -81,8 +98,8 @@ describe('PersistentMap against a Map', () => {
   it('from makes the map one editor makes, iteration order included', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(keyArb, fc.nat(5)), { maxLength: 300 }), (entries) => {
-        const made = PersistentMap.from(entries);
-        const edited = editedFrom(entries);
+        const made = PersistentMap.from(entries, form);
+        const edited = editedFrom(entries, form);
         expect([...made]).toEqual([...edited]);
         expect(made.size).toBe(edited.size);
         expectSame(made, new Map(entries));
@@ -98,6 +115,25 @@ describe('PersistentMap against a Map', () => {
         expect([...a.done()]).toEqual([...b.done()]);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('changedKeys between versions that keep keys in different forms names the keys whose values differ', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(keyArb, fc.nat(5)), { maxLength: 60 }),
+        fc.array(keyArb, { maxLength: 10 }),
+        (entries, gone) => {
+          const before = PersistentMap.from(entries, form);
+          const other = form === undefined ? TEST_FORM : undefined;
+          const editor = PersistentMap.from(entries, other).edit();
+          for (const key of gone) editor.delete(key);
+          const after = editor.done();
+          const expected = new Set(gone.filter((key) => before.has(key)));
+          expect(new Set(after.changedKeys(before))).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

@@ -15,7 +15,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
 import type { Memo } from '../memo.js';
 import { BASE_FILE, PROMPTS_DIR, SCOPE_FILE } from '../names.js';
-import { PersistentMap, type PersistentMapEditor } from '../persistent-map.js';
+import { type KeyForm, PersistentMap, type PersistentMapEditor } from '../persistent-map.js';
 import { createPromptBuilder } from '../prompt-catalog.js';
 import type { ParsedSkill } from '../skills.js';
 import type {
@@ -54,6 +54,7 @@ import {
   type ServedLists,
 } from './served-lists.js';
 import { checkSkillSet, descriptionBudgetOf, type SkillSetFindings } from './skill-set.js';
+import { buildContentsForm } from './text-backed-content.js';
 import type { UnitContext } from './units.js';
 
 export interface Engine {
@@ -90,6 +91,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   let membership: Membership = NO_MEMBERSHIP;
   let lists: ServedLists = NO_LISTS;
   let contents = PersistentMap.empty<ServedContent>();
+  let contentsForm: { readonly prefix: string; readonly form: KeyForm<ServedContent> } | undefined;
   /**
    * The index text's size and digest only: a read builds the text again from the lists (on XL it is 31.5 MB,
    * held for the catalog's life before).
@@ -106,7 +108,11 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     links.clear();
     membership = NO_MEMBERSHIP;
     lists = NO_LISTS;
-    contents = PersistentMap.empty();
+    // A document's content is kept under its file's path, not a URI string of its own (`buildContentsForm`); the
+    // same form while the scheme is, so the next diff compares the two versions chunk by chunk.
+    const prefix = frame!.prefixes.document;
+    if (contentsForm?.prefix !== prefix) contentsForm = { prefix, form: buildContentsForm(prefix) };
+    contents = PersistentMap.empty(contentsForm.form);
     lastGood = PersistentMap.empty();
     prompts.reset();
   }

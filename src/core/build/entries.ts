@@ -90,8 +90,18 @@ const RESOURCE_SCOPES = memoTable<ScopeDefinition, ResourceScope>('entries.resou
 /** The resource scope of a document whose scope the scope file does not define. */
 const UNDEFINED_SCOPE: ResourceScope = Object.freeze({ sentence: undefined, priority: PRIORITY.local });
 
-/** The served content of a file at a URI; an unchanged file (same bytes, URI, path, mtime) keeps its object. */
-export function serve(memo: Memo, uri: string, path: string, file: SourceFile): ServedContent {
+/**
+ * The served content of a file at a URI; an unchanged file (same bytes, URI, path, mtime) keeps its object.
+ * `documentPrefix`: the frame's `prefixes.document`, for a document's file (its text content then holds that
+ * shared string, not its URI).
+ */
+export function serve(
+  memo: Memo,
+  uri: string,
+  path: string,
+  file: SourceFile,
+  documentPrefix?: string,
+): ServedContent {
   const served = memo.table(SERVED);
   const kept = served.get(file.bytes);
   const previous =
@@ -106,7 +116,7 @@ export function serve(memo: Memo, uri: string, path: string, file: SourceFile): 
   // and made when first asked: see `buildTextBackedContent`).
   if (text?.isUtf8() === true) {
     const digest = previous ? readPackedDigest(previous.content) : takeHandedPackedDigest(file.bytes, memo);
-    const content = buildTextBackedContent({ uri, mimeType }, digest, path, file);
+    const content = buildTextBackedContent({ uri, mimeType }, digest, path, file, documentPrefix);
     served.set(file.bytes, content);
     return content;
   }
@@ -142,7 +152,7 @@ function resourceScopeOf(memo: Memo, frame: Frame, scopeId: string): ResourceSco
  */
 export function deriveDocument(memo: Memo, unit: DocumentUnit, d: ParsedDocument, frame: Frame): void {
   const uri = buildDocumentUri(frame.scheme, d.id);
-  const content = serve(memo, uri, d.path, unit.file);
+  const content = serve(memo, uri, d.path, unit.file, frame.prefixes.document);
   const scope = resourceScopeOf(memo, frame, d.scope);
   const { fields } = checkDocumentFields(d, frame.documentFields, memo);
   const previous = readDerivedEntry(d) as DocumentEntry | undefined;

@@ -6,6 +6,8 @@
  * spread and serialize as plain data do.
  */
 import { decodeValidUtf8, formatTime, hashPacked, packDigest, unpackDigest } from '../content.js';
+import { DOCUMENTS_DIR } from '../names.js';
+import type { KeyForm } from '../persistent-map.js';
 import { sharedGetter } from '../shared-getter.js';
 import type { ManifestEntry, ServedContent, SourceFile } from '../types.js';
 
@@ -25,13 +27,15 @@ class TextBackedContent {
    */
   readonly #file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>;
 
+  /** `head` without a `uri`: a `DocumentContent`, whose URI is read through its path. */
   constructor(
-    head: Pick<ServedContent, 'uri' | 'mimeType'>,
+    head: Pick<ServedContent, 'uri' | 'mimeType'> | Pick<ServedContent, 'mimeType'>,
     digest: string | undefined,
     file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
   ) {
     this.#digest = digest;
     this.#file = file;
+    if (!('uri' in head)) Object.defineProperty(this, 'uri', DOCUMENT_CONTENT_URI);
     Object.assign(this, head);
     Object.defineProperty(this, 'bytes', CONTENT_BYTES);
     Object.defineProperty(this, 'text', CONTENT_TEXT);
@@ -39,6 +43,10 @@ class TextBackedContent {
     Object.defineProperty(this, 'size', CONTENT_SIZE);
     if (formatTime(file.mtimeMs) !== undefined)
       Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
+  }
+
+  static path(content: TextBackedContent): string {
+    return content.#file.path;
   }
 
   static bytes(content: TextBackedContent): Uint8Array {
@@ -93,6 +101,33 @@ class ServedElsewhere extends TextBackedContent {
   }
 }
 
+/**
+ * A document's content, served at its file's path, whose URI is its scheme's document prefix (`<scheme>://guides/`,
+ * one string shared by every document) and the id its path spells, made when asked: the URI is not a string of
+ * its own (on XL, 100,000 of them were ~7.7 MB), and the catalog's `contents` keeps it under its path
+ * (`buildContentsForm`), which the file holds.
+ */
+class DocumentContent extends TextBackedContent {
+  readonly #prefix: string;
+
+  constructor(
+    prefix: string,
+    mimeType: string,
+    digest: string | undefined,
+    file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
+  ) {
+    super({ mimeType }, digest, file);
+    this.#prefix = prefix;
+  }
+
+  static uri(content: DocumentContent): string {
+    const path = TextBackedContent.path(content);
+    return content.#prefix + path.slice(DOCUMENTS_DIR.length, -'.md'.length);
+  }
+}
+
+const DOCUMENT_CONTENT_URI = sharedGetter(DocumentContent.uri);
+
 const CONTENT_BYTES = sharedGetter(TextBackedContent.bytes);
 
 const CONTENT_TEXT = sharedGetter(TextBackedContent.text);
@@ -116,12 +151,44 @@ export function buildTextBackedContent(
   digest: string | undefined,
   path: string,
   file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
+  documentPrefix?: string,
 ): ServedContent {
   const content =
-    path === file.path
-      ? new TextBackedContent(head, digest, file)
-      : new ServedElsewhere(head, digest, path, file);
+    path !== file.path
+      ? new ServedElsewhere(head, digest, path, file)
+      : documentPrefix !== undefined && head.uri === documentUriOf(documentPrefix, path)
+        ? new DocumentContent(documentPrefix, head.mimeType, digest, file)
+        : new TextBackedContent(head, digest, file);
   return content as unknown as ServedContent;
+}
+
+/** The URI of the document at `path` under `prefix` (`<scheme>://guides/`); undefined when `path` is no document's. */
+function documentUriOf(prefix: string, path: string): string | undefined {
+  return path.startsWith(DOCUMENTS_DIR) && path.endsWith('.md')
+    ? prefix + path.slice(DOCUMENTS_DIR.length, -'.md'.length)
+    : undefined;
+}
+
+/**
+ * How a catalog's `contents` keeps its keys (`KeyForm`): a document's URI (`prefix` and its id) under its file's
+ * path (`knowledge/documents/<id>.md`), the string its file and parse hold when the content is one served at
+ * that path; every other URI as it is. No other key is kept as a path: a URI starts with a scheme and `:`, and a
+ * scheme has no `/`.
+ */
+export function buildContentsForm(prefix: string): KeyForm<ServedContent> {
+  const kept = (uri: string): string =>
+    uri.startsWith(prefix) ? `${DOCUMENTS_DIR}${uri.slice(prefix.length)}.md` : uri;
+  return {
+    kept,
+    keptFor(uri, content) {
+      const form = kept(uri);
+      if (form === uri) return uri;
+      const path = TextBackedContent.servedFor(content)?.path;
+      return path === form ? path : form;
+    },
+    key: (form) =>
+      form.startsWith(DOCUMENTS_DIR) ? prefix + form.slice(DOCUMENTS_DIR.length, -'.md'.length) : form,
+  };
 }
 
 class ContentManifestEntry {

@@ -15,7 +15,11 @@ import {
   buildTextBackedDocument,
   readDerived,
 } from '../../../src/core/build/text-backed.js';
-import { buildTextBackedContent, readServedFor } from '../../../src/core/build/text-backed-content.js';
+import {
+  buildContentsForm,
+  buildTextBackedContent,
+  readServedFor,
+} from '../../../src/core/build/text-backed-content.js';
 import { formatTime, packDigest } from '../../../src/core/content.js';
 import { packDocumentRead, readDocument, unpackDocumentRead } from '../../../src/core/documents.js';
 import { readSections } from '../../../src/core/markdown.js';
@@ -122,6 +126,36 @@ describe('a document served, listed and entered', () => {
           expect(Object.keys(elsewhere)).toEqual(Object.keys(formerContent));
           expect(JSON.stringify(elsewhere)).toBe(JSON.stringify(formerContent));
           expect(readServedFor(elsewhere)).toEqual({ path: 'references/a.md', mtimeMs });
+          // A document's content given its scheme's prefix reads its URI through its path: the same value, and
+          // the contents form keeps it under its file's own path string.
+          const prefix = 'x://document/';
+          const documentContent = buildTextBackedContent(
+            { uri, mimeType: 'text/markdown' },
+            packDigest(DIGEST),
+            path,
+            file,
+            prefix,
+          );
+          expect(Object.keys(documentContent)).toEqual(Object.keys(formerContent));
+          expect({ ...documentContent }).toEqual(formerContent);
+          expect(JSON.stringify(documentContent)).toBe(JSON.stringify(formerContent));
+          expect(readServedFor(documentContent)).toEqual({ path, mtimeMs });
+          const form = buildContentsForm(prefix);
+          expect(form.kept(uri)).toBe(path);
+          expect(form.keptFor(uri, documentContent)).toBe(file.path);
+          expect(form.key(path)).toBe(uri);
+          // A URI under another prefix is kept as it is.
+          expect(form.keptFor('x://skill/a/SKILL.md', elsewhere)).toBe('x://skill/a/SKILL.md');
+          // A prefix that is not the URI's: content with a URI of its own, as before.
+          const other = buildTextBackedContent(
+            { uri, mimeType: 'text/markdown' },
+            undefined,
+            path,
+            file,
+            'y://document/',
+          );
+          expect(JSON.stringify(other)).toBe(JSON.stringify({ ...formerContent, digest: other.digest }));
+          expect(other.uri).toBe(uri);
           const derived = readDerived(entry);
           expect(derived.content).toBe(content);
           expect(derived.resource).toBe(resource);
