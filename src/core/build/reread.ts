@@ -20,7 +20,7 @@ import { documentTime, type Newest, noteInput, skillTime } from './index-json.js
 import { type CheckKey, setFindings } from './links.js';
 import { documentPresence, presenceOfDocument, skillPresence } from './presence.js';
 import {
-  type DocumentUnit,
+  DocumentUnits,
   readDocumentUnit,
   readSkillUnit,
   type SkillUnit,
@@ -29,7 +29,7 @@ import {
 
 /** Every unit a build holds, and what they found; a full derive starts a new one. */
 export interface UnitStore {
-  readonly documents: Map<string, DocumentUnit>;
+  readonly documents: DocumentUnits;
   readonly skills: Map<string, SkillUnit>;
   /** What reading each document (`d:<path>`) and skill (`s:<id>`) found. Only non-empty ones are kept. */
   readonly readFindings: Map<CheckKey, readonly Diagnostic[]>;
@@ -41,7 +41,7 @@ export interface UnitStore {
 
 export function createUnitStore(): UnitStore {
   return {
-    documents: new Map(),
+    documents: new DocumentUnits(),
     skills: new Map(),
     readFindings: new Map(),
     held: new Map(),
@@ -108,13 +108,14 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
     const unit = readDocumentUnit(id, path, file, context);
     if (unit === undefined) documentUnits.delete(path);
     else {
-      documentUnits.set(path, unit);
       if (unit.held) heldUnits.set(key, unit.held);
       if (unit.document) {
         deriveDocument(memo, unit, unit.document, context.frame);
         editor.set(unit.content!.uri, unit.content!);
         good.set(path, unit.file);
       }
+      // Set once derived: a derived unit is kept as its entry (`DocumentUnits`).
+      documentUnits.set(path, unit);
     }
     // The unit just set (or deleted): no lookup of it again in a table of every document.
     const after = unit;

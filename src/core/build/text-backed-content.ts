@@ -45,6 +45,10 @@ class TextBackedContent {
       Object.defineProperty(this, 'lastModified', CONTENT_LAST_MODIFIED);
   }
 
+  static file(content: object): SourceFile | undefined {
+    return #file in content ? (content.#file as SourceFile) : undefined;
+  }
+
   static path(content: TextBackedContent): string {
     return content.#file.path;
   }
@@ -232,6 +236,11 @@ export function buildManifestEntry(uri: string, content: ServedContent): Manifes
 export function readPackedDigest(content: ServedContent): string | undefined {
   const held = TextBackedContent.heldDigest(content);
   return held === undefined ? packDigest(content.digest) : held.packed;
+}
+
+/** The file content from `buildTextBackedContent` serves (the very object it was built with); else undefined. */
+export function readContentFile(content: ServedContent): SourceFile | undefined {
+  return TextBackedContent.file(content);
 }
 
 /** The path and time content from `buildTextBackedContent` was served for; undefined for other content. */

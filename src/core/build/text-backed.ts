@@ -59,6 +59,10 @@ class TextBackedDocument {
     return entry.#described;
   }
 
+  static is(value: object): value is TextBackedDocument {
+    return #described in value;
+  }
+
   static content(entry: TextBackedDocument): ServedContent {
     return entry.#content;
   }
@@ -121,6 +125,16 @@ export function attachResource(entry: DocumentEntry, resource: ListedResource): 
 /** The content `entry` (from `buildTextBackedDocument`) was built over. */
 export function readDerivedContent(entry: DocumentEntry): ServedContent {
   return TextBackedDocument.content(entry as unknown as TextBackedDocument);
+}
+
+/** What `entry` (from `buildTextBackedDocument`) was built over: its parse. */
+export function readDescribed(entry: DocumentEntry): Described {
+  return TextBackedDocument.described(entry as unknown as TextBackedDocument);
+}
+
+/** Whether `value` is an entry from `buildTextBackedDocument`. */
+export function isTextBackedDocument(value: object): value is DocumentEntry {
+  return TextBackedDocument.is(value);
 }
 
 /** The resource `attachResource` recorded on `entry`. */
