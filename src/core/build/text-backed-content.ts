@@ -27,16 +27,19 @@ class TextBackedContent {
    */
   readonly #file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>;
 
-  /** `head` without a `uri`: a `DocumentContent`, whose URI is read through its path. */
+  /** `head` undefined: a `DocumentContent`, whose URI is read through its path and whose type is Markdown. */
   constructor(
-    head: Pick<ServedContent, 'uri' | 'mimeType'> | Pick<ServedContent, 'mimeType'>,
+    head: Pick<ServedContent, 'uri' | 'mimeType'> | undefined,
     digest: string | undefined,
     file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
   ) {
     this.#digest = digest;
     this.#file = file;
-    if (!('uri' in head)) Object.defineProperty(this, 'uri', DOCUMENT_CONTENT_URI);
-    Object.assign(this, head);
+    if (head !== undefined) Object.assign(this, head);
+    else {
+      Object.defineProperty(this, 'uri', DOCUMENT_CONTENT_URI);
+      Object.defineProperty(this, 'mimeType', DOCUMENT_CONTENT_MIME_TYPE);
+    }
     Object.defineProperty(this, 'bytes', CONTENT_BYTES);
     Object.defineProperty(this, 'text', CONTENT_TEXT);
     Object.defineProperty(this, 'digest', CONTENT_DIGEST);
@@ -116,11 +119,10 @@ class DocumentContent extends TextBackedContent {
 
   constructor(
     prefix: string,
-    mimeType: string,
     digest: string | undefined,
     file: Pick<SourceFile, 'path' | 'bytes' | 'mtimeMs'>,
   ) {
-    super({ mimeType }, digest, file);
+    super(undefined, digest, file);
     this.#prefix = prefix;
   }
 
@@ -131,6 +133,11 @@ class DocumentContent extends TextBackedContent {
 }
 
 const DOCUMENT_CONTENT_URI = sharedGetter(DocumentContent.uri);
+
+const MARKDOWN = 'text/markdown';
+
+/** A document's type (a document is a `.md` file): a getter, not a field a document. */
+const DOCUMENT_CONTENT_MIME_TYPE = sharedGetter(() => MARKDOWN);
 
 const CONTENT_BYTES = sharedGetter(TextBackedContent.bytes);
 
@@ -160,8 +167,10 @@ export function buildTextBackedContent(
   const content =
     path !== file.path
       ? new ServedElsewhere(head, digest, path, file)
-      : documentPrefix !== undefined && head.uri === documentUriOf(documentPrefix, path)
-        ? new DocumentContent(documentPrefix, head.mimeType, digest, file)
+      : documentPrefix !== undefined &&
+          head.mimeType === MARKDOWN &&
+          head.uri === documentUriOf(documentPrefix, path)
+        ? new DocumentContent(documentPrefix, digest, file)
         : new TextBackedContent(head, digest, file);
   return content as unknown as ServedContent;
 }
