@@ -47,7 +47,7 @@ export interface AssemblyInput {
   readonly prompts: readonly PromptEntry[];
   /** Documents, skills and prompts served from their last good version. */
   readonly held: Iterable<HeldItem>;
-  readonly lastGood: PersistentMap<SourceFile>;
+  readonly lastGood: ReadonlyMap<string, SourceFile>;
 }
 
 export function assembleResult(input: AssemblyInput): BuildResult {

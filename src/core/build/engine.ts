@@ -35,6 +35,7 @@ import { DRAFT_SENTENCE, deriveSkill } from './entries.js';
 import { type Frame, readFrame } from './frame.js';
 import { buildIndexContent, type IndexFacts, measureIndex } from './index-content.js';
 import { documentTime, type IndexInput, noteInput, skillTime } from './index-json.js';
+import { LastGood } from './last-good.js';
 import { createLinkChecks, createUriJudge } from './links.js';
 import type { Presence } from './presence.js';
 import {
@@ -326,7 +327,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       skills: lists.skills,
       prompts: promptEntries,
       held: [...units.held.values(), ...prompts.held().values()],
-      lastGood,
+      lastGood: new LastGood(contents, lastGood, f.prefixes.document),
     });
   }
 

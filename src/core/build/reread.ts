@@ -17,15 +17,10 @@ import type { Classified } from './classify.js';
 import { deriveDocument, otherFilesOf } from './entries.js';
 import type { Frame } from './frame.js';
 import { documentTime, type Newest, noteInput, skillTime } from './index-json.js';
+import { keepsLastGoodApart } from './last-good.js';
 import { type CheckKey, setFindings } from './links.js';
 import { documentPresence, presenceOfDocument, skillPresence } from './presence.js';
-import {
-  DocumentUnits,
-  readDocumentUnit,
-  readSkillUnit,
-  type SkillUnit,
-  type UnitContext,
-} from './units.js';
+import { DocumentUnits, readDocumentUnit, readSkillUnit, type SkillUnit, type UnitContext } from './units.js';
 
 /** Every unit a build holds, and what they found; a full derive starts a new one. */
 export interface UnitStore {
@@ -112,7 +107,8 @@ export function rereadDocuments(units: UnitStore, input: RereadInput, changes: C
       if (unit.document) {
         deriveDocument(memo, unit, unit.document, context.frame);
         editor.set(unit.content!.uri, unit.content!);
-        good.set(path, unit.file);
+        // Its last good file is read through its content (`LastGood`), unless the content serves another.
+        if (keepsLastGoodApart(unit.content!, unit.file)) good.set(path, unit.file);
       }
       // Set once derived: a derived unit is kept as its entry (`DocumentUnits`).
       documentUnits.set(path, unit);
