@@ -100,10 +100,8 @@ const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(
  * A builder's texts (`readFileText` with a memo) are held by its `TextHold` instead, strongly, until the engine
  * releases them (`releaseHeldTexts`, after each unit it reads): a build is one job, and a `WeakRef` kept every
  * text read during it alive to its end (on L, ~20 MB of skill texts that every scavenge copied, then promoted).
- * The hold also lists the `FileText`s made since the last release, one per bytes, and lets go of them too: a
- * `FileText` kept for the builder's life by the identity of its bytes was a heap object and a memo slot per file
- * for nothing (on XL ~7 MB: its only lasting value is the UTF-8 verdict, which a later phase of an unchanged file
- * never asks again, since what it derived is kept by its bytes).
+ * The hold lets go of the `FileText`s made since the last release too: kept for the builder's life, one a file
+ * was ~7 MB on XL for a UTF-8 verdict that nothing asks again of an unchanged file (its results are kept).
  */
 export class FileText {
   readonly bytes: Uint8Array;
@@ -226,10 +224,7 @@ export function readFileText(bytes: Uint8Array, memo: Memo = NO_MEMO): FileText 
   return text;
 }
 
-/**
- * The text of `bytes`, known to be valid UTF-8 (a BOM is kept, as `FileText` keeps it): for a value that found
- * them valid once and keeps the bytes, not a `FileText`.
- */
+/** The text of `bytes`, known to be valid UTF-8 (a BOM is kept, as `FileText` keeps it). */
 export function decodeValidUtf8(bytes: Uint8Array): string {
   return strictDecoder.decode(bytes);
 }
@@ -252,10 +247,7 @@ export function decodeUtf8(bytes: Uint8Array, memo: Memo = NO_MEMO): string | un
   return readFileText(bytes, memo).read();
 }
 
-/**
- * UTF-8 bytes of `text`; `decodeUtf8` of the result through `memo` answers `text` without decoding again until the
- * builder's next `releaseHeldTexts`, while the text is held.
- */
+/** UTF-8 bytes of `text`; `decodeUtf8` of them through `memo` reuses `text` while held, until `releaseHeldTexts`. */
 export function encodeUtf8(text: string, memo: Memo = NO_MEMO): Uint8Array {
   const bytes = encoder.encode(text);
   textHoldOf(memo)?.made.set(bytes, new FileText(bytes, text));

@@ -104,8 +104,8 @@ describe('DocumentUnits against a Map of the units set', () => {
         }
         const entries = [...units];
         expect(entries.map(([path]) => path)).toEqual([...oracle.keys()]);
-        entries.forEach(([path, unit]) => expectSameUnit(unit, oracle.get(path)));
-        [...units.values()].forEach((unit, i) => expectSameUnit(unit, entries[i]![1]));
+        for (const [path, unit] of entries) expectSameUnit(unit, oracle.get(path));
+        for (const [i, unit] of [...units.values()].entries()) expectSameUnit(unit, entries[i]![1]);
         expect(units.get('knowledge/documents/any/never.md')).toBeUndefined();
       }),
       { numRuns: 150 },
