@@ -150,12 +150,14 @@ const CONTENT_DIGEST = sharedGetter(TextBackedContent.digest);
 const CONTENT_LAST_MODIFIED = sharedGetter(TextBackedContent.lastModified);
 
 /**
- * Served content of `file` whose `bytes` are the file's, whose `text` is their decoding, made when asked (the bytes
- * must be valid UTF-8), whose `digest` is `digest` (packed: `packDigest`) unpacked when asked, or, undefined, the SHA-256
- * of the bytes made on the first ask, and whose `lastModified` is `formatTime(file.mtimeMs)` spelled when asked
- * (absent when that is undefined): `head`, then `bytes`, `text`, `digest`, `size` (the bytes' length),
- * `lastModified`, in that key order, every one but `head` read through the file when asked; it keeps the `path` and the file's `mtimeMs` it was served for
- * (`readServedFor`).
+ * Served content of `file` whose `bytes` are the file's, whose `text` is their decoding, made when asked (the
+ * bytes must be valid UTF-8), whose `digest` is `digest` (packed: `packDigest`) unpacked when asked, or,
+ * undefined, the SHA-256 of the bytes made on the first ask, and whose `lastModified` is `formatTime(file.mtimeMs)`
+ * spelled when asked (absent when that is undefined): `head`, then `bytes`, `text`, `digest`, `size` (the bytes'
+ * length), `lastModified`, in that key order, every one but `head` read through the file when asked. It keeps the
+ * `path` and the file's `mtimeMs` it was served for (`readServedFor`). With `documentPrefix` (`<scheme>://guides/`)
+ * and a Markdown document's URI under it, served at its file's path, `head` too is read when asked (the URI from
+ * the prefix and the path): a `DocumentContent`.
  */
 export function buildTextBackedContent(
   head: Pick<ServedContent, 'uri' | 'mimeType'>,
