@@ -100,6 +100,7 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
   let index: IndexFacts | undefined;
   let promptEntries: readonly PromptEntry[] = [];
   let promptDiagnostics: readonly Diagnostic[] = [];
+  /** Last good files kept apart from the contents (every one but a served document's: see `LastGood`). */
   let lastGood = PersistentMap.empty<SourceFile>();
 
   function reset(): void {
