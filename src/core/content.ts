@@ -100,8 +100,8 @@ const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(
  * A builder's texts (`readFileText` with a memo) are held by its `TextHold` instead, strongly, until the engine
  * releases them (`releaseHeldTexts`, after each unit it reads): a build is one job, and a `WeakRef` kept every
  * text read during it alive to its end (on L, ~20 MB of skill texts that every scavenge copied, then promoted).
- * The hold lets go of the `FileText`s made since the last release too: kept for the builder's life, one a file
- * was ~7 MB on XL for a UTF-8 verdict that nothing asks again of an unchanged file (its results are kept).
+ * The `FileText`s themselves live for one build (`releaseFileTexts`): kept for the builder's life, one a file was
+ * ~7 MB on XL for a UTF-8 verdict that nothing asks again of an unchanged file (its results are kept).
  */
 export class FileText {
   readonly bytes: Uint8Array;
@@ -197,22 +197,23 @@ function textHoldOf(memo: Memo): TextHold | undefined {
 }
 
 /**
- * Lets go of every text the builder's `FileText`s hold (read since the last release), and of the `FileText`s
- * made since: the next read of one makes a new one and decodes it again. The engine calls it once a unit's
- * phases are done with its files' texts.
+ * Lets go of every text the builder's `FileText`s hold (read since the last release): the next read of one
+ * decodes it again. The engine calls it once a unit's phases are done with its files' texts.
  */
 export function releaseHeldTexts(memo: Memo): void {
   const hold = memo.get(HOLD);
-  if (hold === undefined) return;
+  if (hold === undefined || hold.texts.length === 0) return;
   for (const text of hold.texts) FileText.release(text);
   hold.texts.length = 0;
-  hold.made.clear();
 }
 
-/**
- * The builder's `FileText` of `bytes` until the next `releaseHeldTexts` (one per bytes, so every phase reading a
- * unit shares one decoded text); with no memo, a `FileText` of its own.
- */
+/** Lets go of the held texts and of every `FileText` made: the engine calls it when a build ends. */
+export function releaseFileTexts(memo: Memo): void {
+  releaseHeldTexts(memo);
+  memo.get(HOLD)?.made.clear();
+}
+
+/** The builder's `FileText` of `bytes` until `releaseFileTexts` (one per bytes: every phase shares its text). */
 export function readFileText(bytes: Uint8Array, memo: Memo = NO_MEMO): FileText {
   const hold = textHoldOf(memo);
   if (hold === undefined) return new FileText(bytes);
@@ -247,7 +248,7 @@ export function decodeUtf8(bytes: Uint8Array, memo: Memo = NO_MEMO): string | un
   return readFileText(bytes, memo).read();
 }
 
-/** UTF-8 bytes of `text`; `decodeUtf8` of them through `memo` reuses `text` while held, until `releaseHeldTexts`. */
+/** UTF-8 bytes of `text`; `decodeUtf8` of them through `memo` reuses `text` while held, until `releaseFileTexts`. */
 export function encodeUtf8(text: string, memo: Memo = NO_MEMO): Uint8Array {
   const bytes = encoder.encode(text);
   textHoldOf(memo)?.made.set(bytes, new FileText(bytes, text));

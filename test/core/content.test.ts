@@ -16,6 +16,7 @@ import {
   formatTime,
   packDigest,
   readFileText,
+  releaseFileTexts,
   releaseHeldTexts,
   takePackedDigest,
   unpackDigest,
@@ -65,7 +66,7 @@ describe('FileText', () => {
     expect(decodeUtf8(encoder.encode('no memo'))).toBe('no memo');
   });
 
-  it('is shared until the builder releases its texts, then made anew: the memo keeps none past a unit', () => {
+  it('is shared through a build, its text let go after each unit, and made anew once the build ends', () => {
     const memo = createMemo();
     const bytes = encoder.encode('# A unit’s text\n');
     const broken = new Uint8Array([0x23, 0xff]);
@@ -73,7 +74,12 @@ describe('FileText', () => {
     expect(first.read()).toBe('# A unit’s text\n');
     expect(readFileText(bytes, memo)).toBe(first);
     expect(readFileText(broken, memo).isUtf8()).toBe(false);
+    // After a unit: the same object (its verdict kept), the text decoded again.
     releaseHeldTexts(memo);
+    expect(readFileText(bytes, memo)).toBe(first);
+    expect(first.decode()).toBe('# A unit’s text\n');
+    // After the build: none kept.
+    releaseFileTexts(memo);
     const second = readFileText(bytes, memo);
     expect(second).not.toBe(first);
     expect(second.decode()).toBe(first.decode());

@@ -10,7 +10,7 @@
  * other piece of state over. The domain rules live in the phase modules beside this one; here is only what to
  * redo when something changed.
  */
-import { releaseHeldTexts } from '../content.js';
+import { releaseFileTexts } from '../content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Directive } from '../lint/index.js';
 import type { Memo } from '../memo.js';
@@ -123,8 +123,8 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
     try {
       return deriveHolding(snapshot, changed);
     } finally {
-      // No text read during the build stays held past it (see `FileText`).
-      releaseHeldTexts(memo);
+      // No text read during the build, nor its `FileText`, stays held past it (see `FileText`).
+      releaseFileTexts(memo);
     }
   }
 
