@@ -328,7 +328,8 @@ export function createEngine(options: BuildOptions, memo: Memo): Engine {
       skills: lists.skills,
       prompts: promptEntries,
       held: [...units.held.values(), ...prompts.held().values()],
-      lastGood: new LastGood(contents, lastGood, f.prefixes.document),
+      // A build no other follows keeps none (`DISCARD`): not even the documents' read through the contents.
+      lastGood: once ? lastGood : new LastGood(contents, lastGood, f.prefixes.document),
     });
   }
 
