@@ -32,6 +32,21 @@ describe('buildCatalog on a valid repository', () => {
     expect(everything).not.toContain('gamma');
   });
 
+  it('answers exactly its URIs: a document is never found by its file path, whatever form contents keeps', () => {
+    const uris = [...catalog.contents.keys()];
+    expect(uris.every((uri) => uri.startsWith('fixture://'))).toBe(true);
+    for (const uri of uris) expect(catalog.contents.get(uri)).toBeDefined();
+    for (const key of [
+      'knowledge/documents/any/guides/first.md',
+      'knowledge/documents/local/process/second.md',
+      'fixture://guides/any/guides/first.md',
+      'fixture://guides/../guides/any/guides/first',
+    ]) {
+      expect(catalog.contents.has(key)).toBe(false);
+      expect(catalog.contents.get(key)).toBeUndefined();
+    }
+  });
+
   it('declares sizes and digests of exactly the bytes served', () => {
     for (const resource of catalog.resources) {
       const content = catalog.contents.get(resource.uri)!;

@@ -184,15 +184,21 @@ function documentUriOf(prefix: string, path: string): string | undefined {
     : undefined;
 }
 
+/** The mark in front of a kept key that is not a document's URI and would otherwise read as a path. */
+const KEPT_ESCAPE = '\u0000';
+
 /**
  * How a catalog's `contents` keeps its keys (`KeyForm`): a document's URI (`prefix` and its id) under its file's
  * path (`knowledge/documents/<id>.md`), the string its file and parse hold when the content is one served at
- * that path; every other URI as it is. No other key is kept as a path: a URI starts with a scheme and `:`, and a
- * scheme has no `/`.
+ * that path; every other URI as it is. A key that is not a document's URI but could be taken for a kept path (one
+ * a client sends: `knowledge/documents/…`, or one that starts with the escape) is kept behind {@link KEPT_ESCAPE},
+ * so the form stays one-to-one and a read never finds a document by its file's path: only its URI answers.
  */
 export function buildContentsForm(prefix: string): KeyForm<ServedContent> {
-  const kept = (uri: string): string =>
-    uri.startsWith(prefix) ? `${DOCUMENTS_DIR}${uri.slice(prefix.length)}.md` : uri;
+  const kept = (uri: string): string => {
+    if (uri.startsWith(prefix)) return `${DOCUMENTS_DIR}${uri.slice(prefix.length)}.md`;
+    return uri.startsWith(DOCUMENTS_DIR) || uri.startsWith(KEPT_ESCAPE) ? KEPT_ESCAPE + uri : uri;
+  };
   return {
     kept,
     keptFor(uri, content) {
@@ -201,8 +207,10 @@ export function buildContentsForm(prefix: string): KeyForm<ServedContent> {
       const path = TextBackedContent.servedFor(content)?.path;
       return path === form ? path : form;
     },
-    key: (form) =>
-      form.startsWith(DOCUMENTS_DIR) ? prefix + form.slice(DOCUMENTS_DIR.length, -'.md'.length) : form,
+    key(form) {
+      if (form.startsWith(KEPT_ESCAPE)) return form.slice(KEPT_ESCAPE.length);
+      return form.startsWith(DOCUMENTS_DIR) ? prefix + form.slice(DOCUMENTS_DIR.length, -'.md'.length) : form;
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   readDerived,
 } from '../../../src/core/build/text-backed.js';
 import {
+  buildContentsForm,
   buildManifestEntry,
   buildTextBackedContent,
   readPackedDigest,
@@ -214,5 +215,27 @@ describe('text-backed values', () => {
     });
     const keys = ['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations'];
     expect(accessorsOf(a, keys)).toEqual(accessorsOf(make('m'), keys));
+  });
+
+  it("contents' key form is one-to-one, and only a document's URI is kept as a file's path", () => {
+    const prefix = 'fixture://guides/';
+    const form = buildContentsForm(prefix);
+    const keys = [
+      'fixture://guides/any/a',
+      'fixture://guides',
+      'fixture://skill/s/SKILL.md',
+      'knowledge/documents/any/a.md',
+      '\u0000knowledge/documents/any/a.md',
+      '\u0000',
+      '',
+      'fixture://guides/../x',
+    ];
+    const kept = keys.map((key) => form.kept(key));
+    expect(new Set(kept).size).toBe(keys.length);
+    for (const [i, key] of keys.entries()) expect(form.key(kept[i]!)).toBe(key);
+    expect(kept[0]).toBe('knowledge/documents/any/a.md');
+    // Only what starts with the documents' prefix is kept as a path; a path a client sends is kept escaped.
+    const asPaths = keys.filter((_, i) => kept[i]!.startsWith('knowledge/documents/'));
+    expect(asPaths).toEqual(['fixture://guides/any/a', 'fixture://guides/../x']);
   });
 });
