@@ -78,7 +78,7 @@ export function assembleResult(input: AssemblyInput): BuildResult {
     tools: frame.tools,
     indexUri: input.index.uri,
     resources: [
-      buildIndexResource(frame.server, input.index),
+      buildIndexResource(frame.server, input.index, options.once === true),
       ...input.documentResources,
       ...input.skillResources,
     ],

@@ -105,21 +105,31 @@ function indexPrompts(names: readonly string[]): { prompts?: readonly string[] }
   return names.length === 0 ? {} : { prompts: names };
 }
 
-/** The index's `resources/list` entry. */
-export function buildIndexResource(server: ServerIdentity, content: ServedContent): ListedResource {
-  return {
+/**
+ * The index's `resources/list` entry. `deferred` (a build made once, `BuildOptions.once`): its `size` is read from
+ * the content when asked, as the index is measured at the first ask (`measureIndex`). Otherwise a plain value:
+ * with the getter every generation's entry held its index content, and `dev` promoted ~100 KB more per save to the
+ * old generation (over 600 saves on L the main heap climbed 52 → 103 MB before a mark-compact, against ~+10 MB).
+ */
+export function buildIndexResource(
+  server: ServerIdentity,
+  content: ServedContent,
+  deferred = false,
+): ListedResource {
+  const entry = {
     uri: content.uri,
     name: `${server.name}-index`,
     title: `${server.title} index`,
     description:
       'What this server covers, for whom, which tool answers what, and every document and skill it serves with its URI. The one to read first.',
     mimeType: content.mimeType,
-    // Read from the content when asked: the index's size is measured at the first ask (`measureIndex`).
-    get size() {
-      return content.size;
-    },
+    size: deferred ? 0 : content.size,
     annotations: buildAnnotations(PRIORITY.index, content.lastModified),
   };
+  // Redefined in place, so `size` keeps its place among the keys (a getter written in a literal after a spread
+  // would be defined last).
+  if (deferred) Object.defineProperty(entry, 'size', { get: () => content.size, enumerable: true });
+  return entry;
 }
 
 /** The newest mtime among served documents and served skill bodies: what the index's `lastModified` follows. */
