@@ -207,10 +207,8 @@ export function buildContentsForm(prefix: string): KeyForm<ServedContent> {
       const path = TextBackedContent.servedFor(content)?.path;
       return path === form ? path : form;
     },
-    key(form) {
-      if (form.startsWith(KEPT_ESCAPE)) return form.slice(KEPT_ESCAPE.length);
-      return form.startsWith(DOCUMENTS_DIR) ? prefix + form.slice(DOCUMENTS_DIR.length, -'.md'.length) : form;
-    },
+    key: (form) =>
+      form.startsWith(KEPT_ESCAPE) ? form.slice(KEPT_ESCAPE.length) : (documentUriOf(prefix, form) ?? form),
   };
 }
 
